@@ -1,0 +1,10 @@
+# requires: cuda
+import torch
+
+device = torch.device("cuda")
+weights = torch.randn(4096, 4096, device=device)  # float32 on the GPU
+half = weights.to(torch.float16)  # a new GPU storage, half the bytes
+bf16 = weights.to(torch.bfloat16)
+for t in (weights, half, bf16):
+    print(t.device, t.dtype, t.untyped_storage().nbytes() // 2**20, "MiB")
+print(torch.cuda.get_device_name(), "bf16 supported:", torch.cuda.is_bf16_supported())

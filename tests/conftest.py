@@ -1,0 +1,41 @@
+"""Shared test configuration: warnings policy, GPU/slow markers, output updates."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests import warning_policy
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", help="also run tests marked slow (exhaustive checks)")
+    parser.addoption(
+        "--update-outputs",
+        action="store_true",
+        help="rewrite snippets/**/*.out from a real run instead of comparing (review the diff!)",
+    )
+
+
+def pytest_configure(config):
+    for line in warning_policy.pytest_filterwarnings_lines():
+        config.addinivalue_line("filterwarnings", line)
+
+
+def _cuda_available() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def pytest_collection_modifyitems(config, items):
+    has_cuda = _cuda_available()
+    run_slow = config.getoption("--run-slow")
+    for item in items:
+        if "cuda" in item.keywords and not has_cuda:
+            item.add_marker(pytest.mark.skip(reason="needs a CUDA GPU; none on this machine (runs on the GPU machine)"))
+        if "slow" in item.keywords and not run_slow:
+            item.add_marker(pytest.mark.skip(reason="slow opt-in check; run with --run-slow"))

@@ -1,0 +1,158 @@
+"""What the tests know about the site: pages, fences, headings, includes, nav.
+
+Both languages are read the same way, so the parity, lint and doc-block tests
+all agree on what a "code block" is.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO / "docs"
+SNIPPETS = REPO / "snippets"
+LANGS = ("ja", "en")
+CONFIGS = {"ja": REPO / "mkdocs.yml", "en": REPO / "mkdocs.en.yml"}
+
+FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*$")
+HEADING_ID = re.compile(r"\{[^}]*#(?P<id>[A-Za-z0-9_.:-]+)[^}]*\}\s*$")
+MARKER = re.compile(r"^\s*<!--\s*(?P<body>pytest[.\-].*?)\s*-->\s*$")
+INCLUDE = re.compile(r'^\s*--8<--\s+"(?P<path>[^"]+)"\s*$')
+ADMONITION = re.compile(r"^\s*(?P<kind>!!!|\?\?\?\+?)\s+(?P<type>[a-z]+)")
+TAB = re.compile(r'^\s*===\+?\s+"')
+
+
+@dataclass(frozen=True)
+class Fence:
+    page: str  # path relative to docs/<lang>
+    lang: str
+    lineno: int  # 1-based line of the opening fence
+    fence: str  # ``` or ~~~ (length kept)
+    info: str  # info string, stripped ("python", "text", 'python title="x"', ...)
+    body: str  # dedented content
+    markers: tuple[str, ...]  # <!--pytest...--> comments directly above
+
+    @property
+    def include(self) -> str | None:
+        """The included path if the whole body is one ``--8<--`` line, else None."""
+        lines = [ln for ln in self.body.splitlines() if ln.strip()]
+        if len(lines) == 1:
+            m = INCLUDE.match(lines[0])
+            if m:
+                return m.group("path")
+        return None
+
+
+@dataclass
+class Page:
+    lang: str
+    rel: str
+    text: str
+    fences: list[Fence] = field(default_factory=list)
+    headings: list[tuple[int, str | None, str]] = field(default_factory=list)  # (level, id, text)
+    structure: list[str] = field(default_factory=list)  # admonition types, tabs, includes, markers
+
+
+def parse_markdown(text: str, lang: str = "", rel: str = "") -> Page:
+    page = Page(lang, rel, text)
+    lines = text.splitlines()
+    pending_markers: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = FENCE_OPEN.match(line)
+        if m:
+            indent, fence, info = m.group("indent"), m.group("fence"), m.group("info").strip()
+            body = []
+            j = i + 1
+            while j < len(lines):
+                closing = lines[j].strip()
+                if closing.startswith(fence[0] * len(fence)) and closing.strip(fence[0]) == "":
+                    break
+                body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j].lstrip())
+                j += 1
+            page.fences.append(
+                Fence(rel, lang, i + 1, fence, info, "\n".join(body) + ("\n" if body else ""), tuple(pending_markers))
+            )
+            pending_markers = []
+            i = j + 1
+            continue
+        if MARKER.match(line):
+            pending_markers.append(MARKER.match(line).group("body"))
+            page.structure.append("marker:" + MARKER.match(line).group("body"))
+        elif line.strip():
+            pending_markers = []
+        h = HEADING.match(line)
+        if h:
+            hid = HEADING_ID.search(h.group("text"))
+            page.headings.append((len(h.group("hashes")), hid.group("id") if hid else None, h.group("text")))
+        a = ADMONITION.match(line)
+        if a:
+            page.structure.append(f"admonition:{a.group('type')}")
+        if TAB.match(line):
+            page.structure.append("tab")
+        inc = INCLUDE.match(line)
+        if inc:
+            page.structure.append("include:" + inc.group("path"))
+        i += 1
+    return page
+
+
+def page_files(lang: str) -> list[str]:
+    root = DOCS / lang
+    return sorted(
+        str(p.relative_to(root)) for p in root.rglob("*") if p.suffix in {".md", ".ipynb"} and p.is_file()
+    )
+
+
+@cache
+def page(lang: str, rel: str) -> Page:
+    return parse_markdown((DOCS / lang / rel).read_text(encoding="utf-8"), lang, rel)
+
+
+def markdown_pages() -> list[Page]:
+    return [page(lang, rel) for lang in LANGS for rel in page_files(lang) if rel.endswith(".md")]
+
+
+def notebook_cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML loader that tolerates MkDocs' custom tags (!relative, !ENV)."""
+
+
+_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def load_config(lang: str) -> dict:
+    return yaml.load(CONFIGS[lang].read_text(encoding="utf-8"), Loader=_Loader)
+
+
+def nav_files(nav) -> list[str]:
+    """The page files of a nav tree, in order (titles dropped)."""
+    out: list[str] = []
+    if isinstance(nav, str):
+        return [nav]
+    if isinstance(nav, list):
+        for item in nav:
+            out += nav_files(item)
+    elif isinstance(nav, dict):
+        for value in nav.values():
+            out += nav_files(value)
+    return out
+
+
+def codeblocks_extract(text: str):
+    """Blocks as pytest-codeblocks itself sees them (markers, expected output, cont)."""
+    from pytest_codeblocks import extract_from_buffer
+
+    return extract_from_buffer(io.StringIO(text))

@@ -1,0 +1,51 @@
+"""Every notebook runs top to bottom with warnings as errors; a failing cell fails here.
+
+Notebooks are committed without outputs: the site's outputs come from executing
+them at build time (mkdocs-jupyter ``execute: true, allow_errors: false``), so
+what a reader sees was produced by a real run. Both languages have identical
+code cells (test_parity.py), so each notebook's code is executed once.
+"""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from tests import warning_policy
+from tests.docs_model import DOCS, page_files
+
+NOTEBOOKS = [rel for rel in page_files("ja") if rel.endswith(".ipynb")]
+
+
+def _policy_cell() -> str:
+    rules = [(e.prefix, e.category) for e in warning_policy.ALLOWED]
+    return (
+        "import re, warnings, builtins\n"
+        "warnings.simplefilter('error')\n"
+        f"for prefix, category in {rules!r}:\n"
+        "    warnings.filterwarnings('ignore', re.escape(prefix), getattr(builtins, category))\n"
+    )
+
+
+@pytest.mark.parametrize("rel", NOTEBOOKS)
+def test_notebook_executes(rel, tmp_path):
+    nb = nbformat.read(DOCS / "ja" / rel, as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(_policy_cell()))
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
+    client.execute()  # raises CellExecutionError, with the cell and traceback, on the first failing cell
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            assert output.get("name") != "stderr", f"{rel}: a cell wrote to stderr:\n{output.get('text')}"
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("rel", NOTEBOOKS)
+def test_notebook_committed_without_outputs(rel, lang):
+    cells = json.loads((DOCS / lang / rel).read_text(encoding="utf-8"))["cells"]
+    stale = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and (c.get("outputs") or c.get("execution_count"))]
+    assert not stale, f"docs/{lang}/{rel}: cells {stale} carry stored outputs; clear them (the build executes the notebook)"

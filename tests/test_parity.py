@@ -1,0 +1,71 @@
+"""Two languages, one truth: same pages, same nav, same heading ids, same code.
+
+Only prose may differ. Code (every fence, includes, test markers), the heading
+ids and levels, admonition types and tab counts must be identical, and notebooks
+must have the same code cells.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+
+from tests.docs_model import DOCS, load_config, nav_files, notebook_cells, page, page_files
+
+
+def test_same_pages_in_both_languages():
+    ja, en = set(page_files("ja")), set(page_files("en"))
+    assert ja == en, f"only in ja: {sorted(ja - en)}; only in en: {sorted(en - ja)}"
+
+
+def test_same_nav_in_both_languages():
+    ja, en = nav_files(load_config("ja")["nav"]), nav_files(load_config("en")["nav"])
+    assert ja == en, "\n".join(difflib.unified_diff(ja, en, "mkdocs.yml nav", "mkdocs.en.yml nav", lineterm=""))
+
+
+def test_every_page_is_in_the_nav():
+    in_nav = set(nav_files(load_config("ja")["nav"]))
+    pages = set(page_files("ja"))
+    assert pages <= in_nav, f"pages missing from the nav: {sorted(pages - in_nav)}"
+
+
+SHARED = sorted(set(page_files("ja")) & set(page_files("en")))
+
+
+def _diff(a, b, what):
+    return f"{what} differ between ja and en:\n" + "\n".join(
+        difflib.unified_diff([repr(x) for x in a], [repr(x) for x in b], "ja", "en", lineterm="")
+    )
+
+
+@pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".md")])
+def test_same_headings(rel):
+    ja = [(level, hid) for level, hid, _ in page("ja", rel).headings]
+    en = [(level, hid) for level, hid, _ in page("en", rel).headings]
+    assert ja == en, _diff(ja, en, f"{rel}: heading levels/ids")
+
+
+@pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".md")])
+def test_same_code(rel):
+    ja = [(f.info, f.body, f.markers) for f in page("ja", rel).fences]
+    en = [(f.info, f.body, f.markers) for f in page("en", rel).fences]
+    assert ja == en, _diff(ja, en, f"{rel}: code blocks")
+
+
+@pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".md")])
+def test_same_structure(rel):
+    ja, en = page("ja", rel).structure, page("en", rel).structure
+    assert ja == en, _diff(ja, en, f"{rel}: admonitions/tabs/includes/markers")
+
+
+@pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".ipynb")])
+def test_same_notebook_code(rel):
+    def code(lang):
+        return ["".join(c["source"]) for c in notebook_cells(DOCS / lang / rel) if c["cell_type"] == "code"]
+
+    def kinds(lang):
+        return [c["cell_type"] for c in notebook_cells(DOCS / lang / rel)]
+
+    assert code("ja") == code("en"), _diff(code("ja"), code("en"), f"{rel}: code cells")
+    assert kinds("ja") == kinds("en"), _diff(kinds("ja"), kinds("en"), f"{rel}: cell sequence")

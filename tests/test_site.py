@@ -1,0 +1,186 @@
+"""The built site in a real headless Chromium (Debian's ``chromium``, driven by Playwright).
+
+Both languages are built with ``--strict`` into a temporary folder and served
+from 127.0.0.1. Every page visited must load without console errors and
+without a single request to another host.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import subprocess
+import sys
+import threading
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.docs_model import CONFIGS, REPO
+
+pytestmark = [pytest.mark.site, pytest.mark.xdist_group("site")]
+
+TOPIC = "storage/half-vs-float/"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    for lang, config in CONFIGS.items():
+        proc = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out / lang)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+        )
+        assert proc.returncode == 0, f"mkdocs build --strict ({lang}) failed:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
+@pytest.fixture(scope="session")
+def base_url(built_site):
+    handler = functools.partial(QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is not installed (.ci/setup installs it: apt-get install chromium)"
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Watched:
+    """A page plus everything it logged and requested."""
+
+    def __init__(self, browser, base_url):
+        self.context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        host = urlparse(base_url).netloc
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"failed request: {r.url}"))
+
+        def on_request(request):
+            url = urlparse(request.url)
+            if url.scheme in ("http", "https", "ws", "wss") and url.netloc != host:
+                self.foreign.append(request.url)
+
+        self.page.on("request", on_request)
+
+    def check_clean(self):
+        assert not self.errors, "\n".join(self.errors)
+        assert not self.foreign, "requests to other hosts:\n" + "\n".join(self.foreign)
+
+
+@pytest.fixture
+def watched(browser, base_url):
+    w = Watched(browser, base_url)
+    yield w
+    w.context.close()
+
+
+@pytest.mark.parametrize("path", ["ja/", "en/", f"ja/{TOPIC}", f"en/{TOPIC}"])
+def test_page_loads_cleanly(watched, base_url, path):
+    response = watched.page.goto(base_url + path, wait_until="networkidle")
+    assert response.ok
+    lang = path.split("/")[0]
+    assert watched.page.locator("html").get_attribute("lang") == lang
+    assert watched.page.locator("article h1").count() == 1
+    watched.check_clean()
+
+
+def test_all_built_pages_load_cleanly(watched, base_url, built_site):
+    pages = sorted(p.relative_to(built_site) for p in built_site.glob("*/**/index.html"))
+    assert len(pages) >= 8
+    for rel in pages:
+        watched.page.goto(base_url + str(rel.parent) + "/", wait_until="networkidle")
+    watched.check_clean()
+
+
+def test_root_sends_reader_to_japanese(watched, base_url):
+    watched.page.goto(base_url, wait_until="networkidle")
+    assert watched.page.url == base_url + "ja/"
+    watched.check_clean()
+
+
+@pytest.mark.parametrize("start,target", [("ja", "en"), ("en", "ja")])
+def test_language_switch_lands_on_same_page(watched, base_url, start, target):
+    watched.page.goto(f"{base_url}{start}/{TOPIC}", wait_until="networkidle")
+    watched.page.locator(".md-header__option .md-select").hover()
+    watched.page.locator(f'a.md-select__link[hreflang="{target}"]').click()
+    watched.page.wait_for_load_state("networkidle")
+    assert watched.page.url == f"{base_url}{target}/{TOPIC}"
+    assert watched.page.locator("html").get_attribute("lang") == target
+    watched.check_clean()
+
+
+@pytest.mark.parametrize("lang,query", [("ja", "半精度"), ("en", "half precision")])
+def test_search_finds_topic(watched, base_url, lang, query):
+    watched.page.goto(f"{base_url}{lang}/", wait_until="networkidle")
+    watched.page.locator("label.md-search__icon, .md-header__button[for=__search]").first.click()
+    box = watched.page.locator("input.md-search__input")
+    box.fill(query)
+    results = watched.page.locator(".md-search-result__item a")
+    results.first.wait_for(timeout=15000)
+    hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    assert any("storage/half-vs-float" in (h or "") for h in hrefs), hrefs
+    watched.check_clean()
+
+
+def test_copy_button_copies_the_code(watched, base_url):
+    watched.page.goto(f"{base_url}en/{TOPIC}", wait_until="networkidle")
+    block = watched.page.locator("div.highlight").filter(has=watched.page.locator("code")).first
+    code_text = block.locator("code").inner_text()
+    block.hover()
+    block.locator("button.md-clipboard").click()
+    watched.page.locator(".md-dialog--active").wait_for(timeout=5000)
+    copied = watched.page.evaluate("navigator.clipboard.readText()")
+    assert copied.strip() == code_text.strip()
+    assert "import torch" in copied
+    watched.check_clean()
+
+
+def test_dark_mode_toggle(watched, base_url):
+    watched.page.goto(f"{base_url}ja/", wait_until="networkidle")
+    body = watched.page.locator("body")
+    before = body.get_attribute("data-md-color-scheme")
+    watched.page.locator("form[data-md-component=palette] label:visible").first.click()
+    after = body.get_attribute("data-md-color-scheme")
+    assert {before, after} == {"default", "slate"}
+    watched.check_clean()
+
+
+def test_notebook_and_api_pages_render(watched, base_url):
+    for lang in ("ja", "en"):
+        watched.page.goto(f"{base_url}{lang}/notebooks/half-vs-float/", wait_until="networkidle")
+        assert watched.page.locator(".jp-Notebook, .jupyter-wrapper").count() > 0, "notebook not rendered"
+        assert watched.page.locator(".jp-OutputArea-output").count() > 0, "notebook has no executed outputs"
+        watched.page.goto(f"{base_url}{lang}/reference/storage/", wait_until="networkidle")
+        assert watched.page.locator(".doc-function, .doc-class").count() > 0, "API reference not rendered"
+    watched.check_clean()
