@@ -16,6 +16,7 @@ ROOT_PAGE = """<!doctype html>
 <title>PyTorch 精度と量子化ガイド / PyTorch Precision &amp; Quantization Guide</title>
 <meta http-equiv="refresh" content="0; url=ja/">
 <link rel="canonical" href="ja/">
+<link rel="icon" href="ja/assets/images/favicon.png">
 </head>
 <body>
 <p><a href="ja/">日本語</a> · <a href="en/" hreflang="en">English</a></p>

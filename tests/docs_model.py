@@ -156,3 +156,35 @@ def codeblocks_extract(text: str):
     from pytest_codeblocks import extract_from_buffer
 
     return extract_from_buffer(io.StringIO(text))
+
+
+# --- Japanese line wrapping -------------------------------------------------
+# A line break inside a paragraph renders as a space; between Japanese
+# characters that space is visible ("など)は 非推奨"). Japanese paragraphs must
+# not be hard-wrapped. tests/reflow_ja.py joins such lines.
+
+_BLOCK_START = re.compile(r"^\s*([-*+]\s|\d+\.\s|\||#|!!!|\?\?\?|===|<!--|:::|:\s{3}|```|~~~|--8<--|$)")
+
+
+def _is_cjk(ch: str) -> bool:
+    return bool(ch) and (
+        "\u3000" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef"
+    )
+
+
+def wrapped_prose_lines(text: str) -> list[int]:
+    """0-based indexes of lines that continue the previous line's paragraph across a CJK boundary."""
+    lines = text.splitlines()
+    hits = []
+    in_fence = False
+    for i in range(1, len(lines)):
+        prev, line = lines[i - 1], lines[i]
+        if FENCE_OPEN.match(prev):
+            in_fence = not in_fence
+        if in_fence or FENCE_OPEN.match(line) or not prev.strip() or _BLOCK_START.match(line):
+            continue
+        if prev.lstrip().startswith(("|", "#", "```", "<!--", "--8<--", ":::", "!!!", "???", "===")):
+            continue
+        if _is_cjk(prev.rstrip()[-1:]) or _is_cjk(line.lstrip()[:1]):
+            hits.append(i)
+    return hits

@@ -127,3 +127,16 @@ def test_no_absolute_third_party_assets():
 def test_docs_tree_has_only_the_two_languages():
     extra = sorted(p.name for p in DOCS.iterdir() if p.is_dir() and p.name not in {*LANGS, "overrides"})
     assert not extra, f"unexpected folders in docs/: {extra}"
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.lang == "ja"], ids=_id)
+def test_japanese_paragraphs_are_not_hard_wrapped(page):
+    from tests.docs_model import wrapped_prose_lines
+
+    hits = wrapped_prose_lines(page.text)
+    lines = page.text.splitlines()
+    assert not hits, (
+        "a line break inside a Japanese paragraph renders as a visible space; "
+        f"run `python -m tests.reflow_ja docs/ja/{page.rel}`:\n"
+        + "\n".join(f"  line {i + 1}: {lines[i][:60]}" for i in hits)
+    )

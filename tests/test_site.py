@@ -55,6 +55,7 @@ def base_url(built_site):
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
+    server.server_close()
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -143,11 +144,17 @@ def test_language_switch_lands_on_same_page(watched, base_url, start, target):
 @pytest.mark.parametrize("lang,query", [("ja", "半精度"), ("en", "half precision")])
 def test_search_finds_topic(watched, base_url, lang, query):
     watched.page.goto(f"{base_url}{lang}/", wait_until="networkidle")
-    watched.page.locator("label.md-search__icon, .md-header__button[for=__search]").first.click()
     box = watched.page.locator("input.md-search__input")
+    box.click()
     box.fill(query)
     results = watched.page.locator(".md-search-result__item a")
-    results.first.wait_for(timeout=15000)
+    # Material searches on keyup; until its worker has loaded the index (and, for
+    # Japanese, lunr.ja + TinySegmenter) a query finds nothing, so ask again.
+    for _ in range(30):
+        box.dispatch_event("keyup")
+        if results.count():
+            break
+        watched.page.wait_for_timeout(500)
     hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
     assert any("storage/half-vs-float" in (h or "") for h in hrefs), hrefs
     watched.check_clean()
@@ -158,7 +165,7 @@ def test_copy_button_copies_the_code(watched, base_url):
     block = watched.page.locator("div.highlight").filter(has=watched.page.locator("code")).first
     code_text = block.locator("code").inner_text()
     block.hover()
-    block.locator("button.md-clipboard").click()
+    block.locator('button[data-md-type="copy"]').click()
     watched.page.locator(".md-dialog--active").wait_for(timeout=5000)
     copied = watched.page.evaluate("navigator.clipboard.readText()")
     assert copied.strip() == code_text.strip()

@@ -26,4 +26,13 @@
     rewriteLanguageLinks();
   }
   window.addEventListener("hashchange", rewriteLanguageLinks);
+  // Material's own handler (on document.body) resolves the target through the
+  // other language's sitemap.xml, which lists only that site's pages, so it
+  // would send the reader to the other language's home page. Follow our href.
+  document.addEventListener("click", function (event) {
+    var link = event.target instanceof Element && event.target.closest("a.md-select__link[hreflang]");
+    if (!link) return;
+    rewriteLanguageLinks();
+    event.stopPropagation();
+  }, true);
 })();

@@ -1,0 +1,61 @@
+"""Storage dtypes: bit-exact float32 -> float16/bfloat16 rounding, dtype facts,
+memory footprints and checked casts.
+
+Modules:
+    rounding: float32 <-> float16 / bfloat16 with integer bit operations.
+    dtype_info: bits, range, precision and legacy storage class of each dtype.
+    footprint: bytes held by a tensor (view vs storage) and by a model.
+    casting: float casts that raise or warn when values overflow or underflow.
+"""
+
+from reference_impl.storage.dtype_info import DtypeFacts, all_storage_dtypes, dtype_facts
+from reference_impl.storage.footprint import (
+    DtypeUsage,
+    ModelFootprint,
+    TensorFootprint,
+    format_nbytes,
+    model_footprint,
+    tensor_footprint,
+)
+from reference_impl.storage.rounding import (
+    ExhaustiveSummary,
+    bfloat16_to_float32,
+    exhaustive_check,
+    float16_to_float32,
+    float32_to_bfloat16,
+    float32_to_bfloat16_bits,
+    float32_to_float16,
+    float32_to_float16_bits,
+)
+from reference_impl.storage.casting import (
+    CastReport,
+    CastWarning,
+    Offender,
+    check_cast,
+    safe_cast,
+)
+
+__all__ = [
+    "CastReport",
+    "CastWarning",
+    "DtypeFacts",
+    "DtypeUsage",
+    "ExhaustiveSummary",
+    "ModelFootprint",
+    "Offender",
+    "TensorFootprint",
+    "all_storage_dtypes",
+    "bfloat16_to_float32",
+    "check_cast",
+    "dtype_facts",
+    "exhaustive_check",
+    "float16_to_float32",
+    "float32_to_bfloat16",
+    "float32_to_bfloat16_bits",
+    "float32_to_float16",
+    "float32_to_float16_bits",
+    "format_nbytes",
+    "model_footprint",
+    "safe_cast",
+    "tensor_footprint",
+]
