@@ -5,7 +5,11 @@ which pages include right under the code. Header comments in the first lines:
 
 * ``# requires: cuda`` -- needs a GPU (skipped with a reason on CPU machines);
 * ``# requires-module: onnxruntime`` -- skipped with a reason if not importable;
-* ``# timeout: 120`` -- seconds (default 300).
+* ``# timeout: 120`` -- seconds (default 300);
+* ``# allow-stderr: <regex>`` -- stderr lines matching it are tolerated (say why in a
+  comment next to it; e.g. a library's import-time notices). Anything else on stderr fails;
+* ``# figure: name.svg`` -- the script saves that picture in its working folder; the site
+  build runs it and publishes the picture at ``figures/<snippet folder>/name.svg``.
 
 Run with ``--update-outputs`` to rewrite existing .out files from a real run
 (to start checking a new snippet, create an empty .out next to it first).
@@ -24,7 +28,7 @@ from tests import warning_policy
 from tests.doc_runner import normalize_output
 from tests.docs_model import REPO, SNIPPETS
 
-HEADER = re.compile(r"^#\s*(?P<key>requires|requires-module|timeout):\s*(?P<value>.+?)\s*$")
+HEADER = re.compile(r"^#\s*(?P<key>requires|requires-module|timeout|allow-stderr|figure):\s*(?P<value>.+?)\s*$")
 
 
 def snippet_headers(path):
@@ -68,7 +72,11 @@ def test_snippet(path, tmp_path, request):
     )
     rel = path.relative_to(REPO)
     assert proc.returncode == 0, f"{rel} failed (exit {proc.returncode}):\n{proc.stderr}"
-    assert proc.stderr.strip() == "", f"{rel} wrote to stderr (a warning or log?):\n{proc.stderr}"
+    tolerated = [re.compile(p) for p in headers.get("allow-stderr", [])]
+    stderr = [ln for ln in proc.stderr.splitlines() if ln.strip() and not any(p.search(ln) for p in tolerated)]
+    assert not stderr, f"{rel} wrote to stderr (a warning or log?):\n{proc.stderr}"
+    for figure in headers.get("figure", []):
+        assert (tmp_path / figure).is_file(), f"{rel} declares '# figure: {figure}' but did not save it"
     expected_file = path.with_suffix(".out")
     if request.config.getoption("--update-outputs"):
         if expected_file.exists():  # create an empty .out first to start checking a new snippet
