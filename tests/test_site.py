@@ -85,7 +85,13 @@ class Watched:
         host = urlparse(base_url).netloc
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        self.page.on("requestfailed", lambda r: self.errors.append(f"failed request: {r.url}"))
+        # ERR_ABORTED is a request cut short by navigating away (the root page's
+        # redirect), not a missing file; missing files are caught by status below.
+        self.page.on(
+            "requestfailed",
+            lambda r: "ERR_ABORTED" not in (r.failure or "") and self.errors.append(f"failed request: {r.url} {r.failure}"),
+        )
+        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
 
         def on_request(request):
             url = urlparse(request.url)
