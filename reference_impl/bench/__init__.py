@@ -1,0 +1,37 @@
+"""The benchmark command: measurements a reader can re-run.
+
+``python -m reference_impl bench [--quick] [--device cpu|cuda] [--threads N] [--cases ...] [--out DIR]``
+writes ``benchmarks/results/<device>/<case>.json`` and ``<case>.md`` (a table and a
+one-line environment stamp, ready to include in a page) for these cases:
+
+- ``storage``: bytes per element and per model for each dtype, against the limit;
+- ``matmul``: float32 / float16 / bfloat16 (and TF32 on CUDA) matmul with TFLOP/s;
+- ``dynamic_int8``: ``quantize_dynamic`` int8 vs float32 for Linear, LSTM and RNNCell;
+- ``torchao``: torchao int8 dynamic and weight-only configs, eager and compiled;
+- ``amp_step``: a training step in float32 vs autocast, and the GradScaler's cost;
+- ``reference``: reference_impl's readable code vs PyTorch's kernels;
+- ``profiler_overhead``: a model timed directly vs inside ``torch.profiler``.
+
+The method (see [timing][reference_impl.bench.timing]): one process, warm-up, one
+thread, the two variants alternated round by round, the median of the per-round
+ratios and their spread; a spread over 1.3 is flagged as too noisy to publish.
+"""
+
+from reference_impl.bench.cases import CASES
+from reference_impl.bench.config import BenchConfig
+from reference_impl.bench.environment import collect_environment, isa_class
+from reference_impl.bench.results import CaseResult
+from reference_impl.bench.runner import run_bench
+from reference_impl.bench.timing import SPREAD_LIMIT, Comparison, compare
+
+__all__ = [
+    "CASES",
+    "SPREAD_LIMIT",
+    "BenchConfig",
+    "CaseResult",
+    "Comparison",
+    "collect_environment",
+    "compare",
+    "isa_class",
+    "run_bench",
+]

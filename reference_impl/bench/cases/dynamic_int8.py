@@ -1,0 +1,161 @@
+"""Dynamic int8 (``torch.ao.quantization.quantize_dynamic``) against float32, on CPU.
+
+Models: ``Linear(1024, 1024)`` at batch 1, 16 and 128; a 2-layer ``LSTM(256, 512)``
+over 64 steps at batch 8; ``RNNCell(256, 512)`` as one step at batch 1 and 32,
+and as a 64-step Python loop at batch 8. For each: latency ratio, state_dict
+size ratio, and relative L2 error of both variants against a float64 run.
+Each quantized model is checked to really hold the dynamic quantized module.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Callable
+
+import torch
+from torch import nn
+
+from reference_impl.bench.cases._fmt import percent, timed_columns, times
+from reference_impl.bench.config import BenchConfig, expected_ao_deprecations, relative_l2, state_dict_nbytes
+from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from reference_impl.errors import ConfigError
+
+__all__ = ["run"]
+
+
+class _Wrap(nn.Module):
+    """quantize_dynamic replaces *children* only: a bare module passed to it stays float."""
+
+    def __init__(self, inner: nn.Module) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, *args):
+        return self.inner(*args)
+
+
+class _CellLoop(nn.Module):
+    def __init__(self, cell: nn.Module) -> None:
+        super().__init__()
+        self.cell = cell
+
+    def forward(self, xs: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
+        for x in xs:
+            h = self.cell(x, h)
+        return h
+
+
+def _setups(quick: bool) -> list[tuple[str, nn.Module, type, Callable[[torch.dtype], tuple]]]:
+    g = torch.Generator().manual_seed(0)
+
+    def inputs(*shapes):
+        tensors = [torch.randn(*s, generator=g) for s in shapes]
+        return lambda dtype: tuple(t.to(dtype) for t in tensors)
+
+    dyn = torch.ao.nn.quantized.dynamic
+    torch.manual_seed(0)
+    linear = _Wrap(nn.Linear(1024, 1024))
+    lstm = _Wrap(nn.LSTM(256, 512, num_layers=2))
+    cell = nn.RNNCell(256, 512)
+    return [
+        ("Linear 1024x1024, batch 1", linear, dyn.Linear, inputs((1, 1024))),
+        ("Linear 1024x1024, batch 16", linear, dyn.Linear, inputs((16, 1024))),
+        ("Linear 1024x1024, batch 128", linear, dyn.Linear, inputs((128, 1024))),
+        ("LSTM(256, 512, 2 layers), 64 steps, batch 8", lstm, dyn.LSTM, inputs((64, 8, 256))),
+        ("RNNCell(256, 512), one step, batch 1", _Wrap(cell), dyn.RNNCell, inputs((1, 256), (1, 512))),
+        ("RNNCell(256, 512), one step, batch 32", _Wrap(cell), dyn.RNNCell, inputs((32, 256), (32, 512))),
+        ("RNNCell(256, 512), 64-step loop, batch 8", _CellLoop(cell), dyn.RNNCell, inputs((64, 8, 256), (8, 512))),
+    ]
+
+
+def _first_output(out):
+    return out[0] if isinstance(out, tuple) else out
+
+
+def quantize(model: nn.Module, expected: type) -> nn.Module:
+    """Quantize a float model dynamically to int8 and check the module really changed.
+
+    Args:
+        model: A float model whose *child* is a Linear, LSTM or RNNCell.
+        expected: The dynamic quantized class the child must become.
+
+    Returns:
+        The quantized copy (the float model is left as it is).
+
+    Raises:
+        ConfigError: No child of the expected type was produced (the model stayed float).
+    """
+    with expected_ao_deprecations():
+        q = torch.ao.quantization.quantize_dynamic(
+            copy.deepcopy(model).eval(), {nn.Linear, nn.LSTM, nn.RNNCell}, dtype=torch.qint8
+        )
+    if not any(type(m) is expected for m in q.modules()):
+        raise ConfigError(f"quantize_dynamic left the model float: no {expected.__name__} inside {type(model).__name__}")
+    return q
+
+
+def run(cfg: BenchConfig) -> CaseResult:
+    """Measure dynamic int8 against float32 (CPU only: the kernels are fbgemm/x86/onednn).
+
+    Args:
+        cfg: The benchmark settings.
+
+    Returns:
+        The ``dynamic_int8`` case.
+    """
+    result = CaseResult(
+        "dynamic_int8",
+        "Dynamic int8 (quantize_dynamic) vs float32",
+        [
+            Column("model", "model and input"),
+            Column("module", "quantized module"),
+            *timed_columns("float32 ms", "int8 ms"),
+            Column("size_ratio", "state_dict smaller by", times),
+            Column("error_int8", "int8 error (rel. L2 vs float64)", percent),
+            Column("error_fp32", "float32 error", lambda v: f"{v:.1e}"),
+        ],
+    )
+    if cfg.device != "cpu":
+        result.notes.append(
+            "Not measured on CUDA: torch.ao dynamic quantization has CPU kernels only (see the torchao case)."
+        )
+        return result
+    quantized_cache: dict[int, nn.Module] = {}
+    for label, model, expected, make_inputs in _setups(cfg.quick):
+        model = model.eval()
+        q = quantized_cache.setdefault(id(model), quantize(model, expected))
+        x32 = make_inputs(torch.float32)
+        x64 = make_inputs(torch.float64)
+        with torch.no_grad():
+            ref = _first_output(copy.deepcopy(model).double()(*x64))
+            out32 = _first_output(model(*x32))
+            out8 = _first_output(q(*x32))
+
+        def fp32(model=model, x=x32):
+            with torch.no_grad():
+                return model(*x)
+
+        def int8(q=q, x=x32):
+            with torch.no_grad():
+                return q(*x)
+
+        comparison = cfg.compare(("float32", fp32), {"int8 dynamic": int8})["int8 dynamic"]
+        result.comparisons[label] = comparison
+        result.rows.append(
+            {
+                "model": label,
+                "module": f"dynamic.{expected.__name__}",
+                **comparison_cells(comparison),
+                "size_ratio": state_dict_nbytes(model) / state_dict_nbytes(q),
+                "float32_bytes": state_dict_nbytes(model),
+                "int8_bytes": state_dict_nbytes(q),
+                "error_int8": relative_l2(out8, ref),
+                "error_fp32": relative_l2(out32, ref),
+            }
+        )
+    result.notes.append(
+        f"Ratios: float32 time / int8 time, median of {cfg.rounds} alternating rounds "
+        f"({cfg.threads} thread{'s' if cfg.threads > 1 else ''}); spread = largest / smallest per-round ratio. "
+        "Size: torch.save(state_dict) bytes. Errors against the same model run in float64."
+    )
+    return result

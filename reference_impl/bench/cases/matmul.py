@@ -1,0 +1,107 @@
+"""Square matmul in float32, float16 and bfloat16 (and TF32 on CUDA), with TFLOP/s.
+
+On CPUs the answer depends on the instruction set: AMX-BF16 makes bfloat16 fast,
+while an AVX2-only CPU converts 16-bit values in software and is far slower than
+float32. On a GPU, TF32/16-bit run on tensor cores.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import torch
+
+from reference_impl.bench.cases._fmt import ms, percent, timed_columns
+from reference_impl.bench.config import BenchConfig, relative_l2
+from reference_impl.bench.results import CaseResult, Column, comparison_cells
+
+__all__ = ["run"]
+
+
+@contextmanager
+def _tf32():
+    previous = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("high")
+    try:
+        yield
+    finally:
+        torch.set_float32_matmul_precision(previous)
+
+
+def run(cfg: BenchConfig) -> CaseResult:
+    """Time ``a @ b`` for each dtype against float32 (full precision).
+
+    Args:
+        cfg: The benchmark settings.
+
+    Returns:
+        The ``matmul`` case.
+    """
+    if cfg.device == "cuda":
+        n = 4096 if cfg.quick else 8192
+    else:
+        n = 1024
+    g = torch.Generator().manual_seed(0)
+    a64 = torch.randn(n, n, generator=g, dtype=torch.float64)
+    b64 = torch.randn(n, n, generator=g, dtype=torch.float64)
+    ref = a64 @ b64
+    flop = 2 * n**3
+    result = CaseResult(
+        "matmul",
+        f"{n}x{n} @ {n}x{n} matmul per dtype",
+        [
+            Column("dtype", "dtype"),
+            Column("tflops", "TFLOP/s", lambda v: f"{v:.3g}"),
+            *timed_columns("float32 ms", "dtype ms"),
+            Column("error", "error (rel. L2 vs float64)", percent),
+        ],
+    )
+    a32, b32 = a64.float().to(cfg.device), b64.float().to(cfg.device)
+    # Full-precision float32: on CUDA, make sure TF32 is off for the baseline.
+    previous = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("highest")
+    try:
+
+        def fp32():
+            return a32 @ b32
+
+        variants = {}
+        for dtype in (torch.float16, torch.bfloat16):
+            a, b = a32.to(dtype), b32.to(dtype)
+            variants[str(dtype).removeprefix("torch.")] = (lambda a=a, b=b: a @ b)
+        if cfg.device == "cuda":
+
+            def tf32():
+                with _tf32():
+                    return a32 @ b32
+
+            variants = {"tf32": tf32, **variants}
+        errors = {name: relative_l2(fn(), ref) for name, fn in variants.items()}
+        errors["float32"] = relative_l2(fp32(), ref)
+        comparisons = cfg.compare(("float32", fp32), variants)
+    finally:
+        torch.set_float32_matmul_precision(previous)
+    first = next(iter(comparisons.values()))
+    result.rows.append(
+        {
+            "dtype": "float32",
+            "tflops": flop / first.baseline_s / 1e12,
+            "baseline_ms": first.baseline_s * 1e3,
+            "variant_ms": first.baseline_s * 1e3,
+            "verdict": "baseline",
+            "spread": None,
+            "error": errors["float32"],
+        }
+    )
+    for name, c in comparisons.items():
+        result.comparisons[name] = c
+        result.rows.append(
+            {"dtype": name, "tflops": flop / c.variant_s / 1e12, **comparison_cells(c), "error": errors[name]}
+        )
+    result.notes.append(
+        f"All dtypes alternated in the same {cfg.rounds} rounds; ratio = float32 time / dtype time. "
+        f"TFLOP/s = 2n^3 / median time (n = {n})."
+    )
+    if cfg.device == "cuda":
+        result.notes.append("float32 ran with TF32 off (set_float32_matmul_precision('highest')); tf32 with 'high'.")
+    return result

@@ -1,0 +1,101 @@
+"""Bytes per element and per model for each dtype, against the physical limit.
+
+16-bit formats can at best halve float32's bytes (2x); int8 weights can at best
+quarter them (4x), and dynamic int8 keeps a per-tensor scale and zero point and a
+float32 bias, so a real model gets just under 4x. This case measures how close
+real models come.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import torch
+from torch import nn
+
+from reference_impl.bench.cases._fmt import times
+from reference_impl.bench.cases.dynamic_int8 import quantize
+from reference_impl.bench.config import BenchConfig, state_dict_nbytes
+from reference_impl.bench.results import CaseResult, Column
+
+__all__ = ["run"]
+
+_ELEMENTS = 1 << 20
+
+
+def _models() -> list[tuple[str, nn.Module, type]]:
+    dyn = torch.ao.nn.quantized.dynamic
+    torch.manual_seed(0)
+    return [
+        ("Linear(1024, 1024)", nn.Sequential(nn.Linear(1024, 1024)), dyn.Linear),
+        ("LSTM(256, 512, 2 layers)", nn.Sequential(nn.LSTM(256, 512, num_layers=2)), dyn.LSTM),
+        ("RNNCell(256, 512)", nn.Sequential(nn.RNNCell(256, 512)), dyn.RNNCell),
+    ]
+
+
+def run(cfg: BenchConfig) -> CaseResult:
+    """Measure bytes per element (tensors) and per model (state_dict) for each dtype.
+
+    Args:
+        cfg: The benchmark settings (tensors are created on ``cfg.device``).
+
+    Returns:
+        The ``storage`` case (no timing: sizes are exact).
+    """
+    result = CaseResult(
+        "storage",
+        "Bytes per element and per model, per dtype",
+        [
+            Column("what", "what"),
+            Column("dtype", "dtype"),
+            Column("bytes", "bytes", lambda v: f"{v:,}"),
+            Column("per_element", "bytes per element", lambda v: f"{v:g}"),
+            Column("ratio", "smaller than float32 by", times),
+            Column("limit", "limit", times),
+            Column("of_limit", "share of the limit", lambda v: f"{v * 100:.1f} %"),
+        ],
+    )
+    dtypes = [torch.float32, torch.float16, torch.bfloat16, torch.float8_e4m3fn, torch.int8]
+    base = None
+    for dtype in dtypes:
+        t = torch.zeros(_ELEMENTS, dtype=dtype, device=cfg.device)
+        nbytes = t.untyped_storage().nbytes()
+        base = base or nbytes
+        limit = 4 / t.element_size()
+        result.rows.append(
+            {
+                "what": f"tensor of {_ELEMENTS:,} elements",
+                "dtype": str(dtype).removeprefix("torch."),
+                "bytes": nbytes,
+                "per_element": nbytes / _ELEMENTS,
+                "ratio": base / nbytes,
+                "limit": limit,
+                "of_limit": base / nbytes / limit,
+            }
+        )
+    for label, model, expected in _models():
+        n_params = sum(p.numel() for p in model.parameters())
+        fp32 = state_dict_nbytes(model)
+        variants = [
+            ("float32", fp32, 1.0),
+            ("float16", state_dict_nbytes(copy.deepcopy(model).half()), 2.0),
+            ("bfloat16", state_dict_nbytes(copy.deepcopy(model).bfloat16()), 2.0),
+            ("int8 dynamic (qint8 weights, float32 bias)", state_dict_nbytes(quantize(model, expected)), 4.0),
+        ]
+        for name, nbytes, limit in variants:
+            result.rows.append(
+                {
+                    "what": f"{label}, state_dict",
+                    "dtype": name,
+                    "bytes": nbytes,
+                    "per_element": round(nbytes / n_params, 3),
+                    "ratio": fp32 / nbytes,
+                    "limit": limit,
+                    "of_limit": fp32 / nbytes / limit,
+                }
+            )
+    result.notes.append(
+        "Model sizes are torch.save(state_dict) bytes, pickle overhead included; "
+        "bytes per element there = file bytes / parameter count. Sizes are exact (no timing)."
+    )
+    return result

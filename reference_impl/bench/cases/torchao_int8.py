@@ -1,0 +1,110 @@
+"""torchao int8 against float32: ``Int8DynamicActivationInt8WeightConfig`` and
+``Int8WeightOnlyConfig``, eager and under ``torch.compile``.
+
+torchao replaces the weights of ``nn.Linear`` layers with int8 tensor subclasses.
+Without ``torch.compile`` the subclass dispatch runs in Python and can be slower
+than float32; compiled, the int8 matmul is fused. Compiling takes tens of seconds
+on a small CPU, so quick mode measures eager only.
+
+Importing torchao prints notices about optional CUDA extensions to stderr on a
+CPU-only machine; they are harmless here.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import torch
+from torch import nn
+
+from reference_impl.bench.cases._fmt import percent, timed_columns, times
+from reference_impl.bench.config import BenchConfig, relative_l2, state_dict_nbytes
+from reference_impl.bench.results import CaseResult, Column, comparison_cells
+
+__all__ = ["run"]
+
+
+def _model() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1024)).eval()
+
+
+def run(cfg: BenchConfig) -> CaseResult:
+    """Measure torchao int8 configs against float32, eager (and compiled unless quick).
+
+    Args:
+        cfg: The benchmark settings.
+
+    Returns:
+        The ``torchao`` case.
+    """
+    from torchao.quantization import Int8DynamicActivationInt8WeightConfig, Int8WeightOnlyConfig, quantize_
+
+    result = CaseResult(
+        "torchao",
+        "torchao int8 vs float32, 2x Linear(1024, 1024), batch 32",
+        [
+            Column("config", "torchao config"),
+            Column("mode", "mode"),
+            Column("weight", "weight type"),
+            *timed_columns("float32 ms", "int8 ms"),
+            Column("size_ratio", "state_dict smaller by", times),
+            Column("error", "error (rel. L2 vs float64)", percent),
+        ],
+    )
+    model = _model().to(cfg.device)
+    x = torch.randn(32, 1024, generator=torch.Generator().manual_seed(1)).to(cfg.device)
+    with torch.no_grad():
+        ref = copy.deepcopy(model).double()(x.double())
+    configs = {
+        "Int8DynamicActivationInt8WeightConfig": Int8DynamicActivationInt8WeightConfig,
+        "Int8WeightOnlyConfig": Int8WeightOnlyConfig,
+    }
+    quantized = {}
+    for name, config in configs.items():
+        q = copy.deepcopy(model)
+        quantize_(q, config())
+        weight_type = type(q[0].weight)
+        if weight_type in (torch.Tensor, nn.Parameter):
+            raise RuntimeError(f"torchao {name} left the Linear weight as a plain float tensor")
+        quantized[name] = (q, weight_type.__name__)
+    modes = ["eager"] + (["torch.compile"] if cfg.compile else [])
+    for mode in modes:
+        wrap = torch.compile if mode == "torch.compile" else (lambda m: m)
+        base = wrap(model)
+
+        def fp32(base=base):
+            with torch.no_grad():
+                return base(x)
+
+        variants = {}
+        for name, (q, _) in quantized.items():
+            compiled = wrap(q)
+
+            def int8(compiled=compiled):
+                with torch.no_grad():
+                    return compiled(x)
+
+            variants[name] = int8
+        comparisons = cfg.compare(("float32 " + mode, fp32), variants)
+        for name, c in comparisons.items():
+            label = f"{name} ({mode})"
+            result.comparisons[label] = c
+            q, weight_type = quantized[name]
+            result.rows.append(
+                {
+                    "config": name,
+                    "mode": mode,
+                    "weight": weight_type,
+                    **comparison_cells(c),
+                    "size_ratio": state_dict_nbytes(model) / state_dict_nbytes(q),
+                    "error": relative_l2(variants[name](), ref),
+                }
+            )
+    result.notes.append(
+        "Each mode compares against float32 in the same mode (compiled int8 vs compiled float32). "
+        f"Median of {cfg.rounds} alternating rounds."
+    )
+    if not cfg.compile:
+        result.notes.append("Quick run: torch.compile variants not measured (compiling takes minutes on a small CPU).")
+    return result

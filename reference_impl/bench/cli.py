@@ -1,0 +1,72 @@
+"""``python -m reference_impl bench``: the command line of the benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from reference_impl.bench.cases import CASES
+from reference_impl.bench.config import BenchConfig
+from reference_impl.bench.results import render_markdown
+from reference_impl.bench.runner import run_bench
+from reference_impl.errors import ConfigError
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser(prog: str = "python -m reference_impl bench") -> argparse.ArgumentParser:
+    """The argument parser of the bench command.
+
+    Args:
+        prog: Program name shown in ``--help``.
+
+    Returns:
+        The parser.
+    """
+    p = argparse.ArgumentParser(
+        prog=prog,
+        description="Measure dtype storage, matmul, int8 quantization, AMP and reference implementations "
+        "on this machine; write JSON and markdown tables with the environment stamp.",
+    )
+    p.add_argument("--quick", action="store_true", help="fewer, shorter rounds and no torch.compile (CI)")
+    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default benchmarks/results/<device>)")
+    p.add_argument("--threads", type=int, default=1, help="threads while measuring (default 1)")
+    p.add_argument("--cases", nargs="+", choices=sorted(CASES), metavar="CASE", help=f"cases to run: {', '.join(CASES)}")
+    p.add_argument("--rounds", type=int, default=None, help="alternating rounds per comparison (quick 5, full 9)")
+    p.add_argument("--min-time", type=float, default=None, help="seconds per measurement (quick 0.05, full 0.25)")
+    p.add_argument("--print", dest="print_tables", action="store_true", help="also print every table")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the bench command.
+
+    Args:
+        argv: Arguments after ``bench`` (default ``sys.argv[2:]`` as given by ``__main__``).
+
+    Returns:
+        The exit status (0 on success, 2 on a configuration error).
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        cfg = BenchConfig.make(
+            device=args.device, quick=args.quick, rounds=args.rounds, min_time=args.min_time, threads=args.threads
+        )
+        out = args.out if args.out is not None else Path("benchmarks") / "results" / args.device
+        results = run_bench(cfg, out, args.cases, log=lambda line: print(line, file=sys.stderr, flush=True))
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    env = {r["key"]: r["value"] for r in results["environment"].rows}
+    noisy = {name: r.too_noisy for name, r in results.items() if r.too_noisy}
+    for name, result in results.items():
+        if args.print_tables or name == "environment":
+            print(f"\n## {result.title} ({name})\n")
+            print(render_markdown(result, env))
+    print(f"results written to {out}/")
+    if noisy:
+        print("too noisy to publish (spread > limit): " + " | ".join(f"{k}: {'; '.join(v)}" for k, v in noisy.items()))
+    return 0

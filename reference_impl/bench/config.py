@@ -1,0 +1,149 @@
+"""Settings shared by every benchmark case, and small measuring helpers."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import torch
+
+from reference_impl.bench.timing import Comparison, compare
+from reference_impl.errors import ConfigError
+
+__all__ = [
+    "BenchConfig",
+    "expected_ao_deprecations",
+    "relative_l2",
+    "state_dict_nbytes",
+]
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    """How to run the benchmark.
+
+    Attributes:
+        device: ``"cpu"`` or ``"cuda"``.
+        quick: Fewer rounds and shorter measurements, smaller problems where noted, no
+            ``torch.compile`` (for CI and the test suite).
+        rounds: Alternating rounds per comparison.
+        min_time: Target seconds per measurement.
+        threads: Threads used while measuring.
+        compile: Also measure ``torch.compile`` variants (torchao case).
+    """
+
+    device: str = "cpu"
+    quick: bool = False
+    rounds: int = 9
+    min_time: float = 0.25
+    threads: int = 1
+    compile: bool = True
+
+    def __post_init__(self) -> None:
+        if self.device not in ("cpu", "cuda"):
+            raise ConfigError(f"device must be 'cpu' or 'cuda', got {self.device!r}")
+        if self.device == "cuda" and not torch.cuda.is_available():
+            raise ConfigError("--device cuda was asked for but torch.cuda.is_available() is False; use --device cpu")
+        if self.threads < 1:
+            raise ConfigError(f"threads must be >= 1, got {self.threads}")
+
+    @classmethod
+    def make(
+        cls,
+        *,
+        device: str = "cpu",
+        quick: bool = False,
+        rounds: int | None = None,
+        min_time: float | None = None,
+        threads: int = 1,
+    ) -> "BenchConfig":
+        """Build a config with the quick or full defaults, optionally overridden.
+
+        Args:
+            device: ``"cpu"`` or ``"cuda"``.
+            quick: Quick mode (5 rounds of 0.05 s, no compile) instead of full (9 rounds of 0.25 s).
+            rounds: Override the number of rounds.
+            min_time: Override the seconds per measurement.
+            threads: Threads while measuring.
+
+        Returns:
+            The config.
+
+        Raises:
+            ConfigError: An unknown device, CUDA asked for without a GPU, or threads < 1.
+
+        Examples:
+            >>> BenchConfig.make(quick=True).rounds, BenchConfig.make().compile
+            (5, True)
+        """
+        return cls(
+            device=device,
+            quick=quick,
+            rounds=rounds if rounds is not None else (5 if quick else 9),
+            min_time=min_time if min_time is not None else (0.05 if quick else 0.25),
+            threads=threads,
+            compile=not quick,
+        )
+
+    def compare(
+        self, baseline: tuple[str, Callable[[], object]], variants: dict[str, Callable[[], object]]
+    ) -> dict[str, Comparison]:
+        """[compare][reference_impl.bench.timing.compare] with this config's rounds, time, threads and device."""
+        return compare(
+            baseline, variants, rounds=self.rounds, min_time=self.min_time, threads=self.threads, device=self.device
+        )
+
+
+def relative_l2(output: torch.Tensor, reference: torch.Tensor) -> float:
+    """Relative L2 error ``||output - reference|| / ||reference||``, computed in float64.
+
+    Args:
+        output: The tensor to judge.
+        reference: The reference (for example a float64 run of the same model).
+
+    Returns:
+        The relative error (0.01 = 1 %).
+
+    Examples:
+        >>> import torch
+        >>> relative_l2(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0]))
+        0.0
+    """
+    out = output.detach().to("cpu", torch.float64)
+    ref = reference.detach().to("cpu", torch.float64)
+    return float((out - ref).norm() / ref.norm())
+
+
+def state_dict_nbytes(module: torch.nn.Module) -> int:
+    """Bytes of ``torch.save(module.state_dict())``: what the model costs on disk.
+
+    Args:
+        module: Any module (float, dynamically quantized, or with torchao tensors).
+
+    Returns:
+        The serialized size in bytes.
+    """
+    buffer = io.BytesIO()
+    with expected_ao_deprecations():
+        torch.save(module.state_dict(), buffer)
+    return buffer.tell()
+
+
+@contextmanager
+def expected_ao_deprecations() -> Iterator[None]:
+    """Silence exactly the deprecation warnings of ``torch.ao.quantization`` and qint dtypes.
+
+    ``quantize_dynamic`` warns that ``torch.ao.quantization`` is deprecated (the way
+    forward is torchao), and building its modules warns that the quantized dtypes
+    are deprecated. The benchmark measures this API on purpose; any other warning
+    still shows (and is an error under the test suite's policy).
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"torch\.ao\.quantization is deprecated", category=DeprecationWarning)
+        warnings.filterwarnings(
+            "ignore", message=r"torch\.quantize_per_tensor, torch\.quantize_per_channel", category=UserWarning
+        )
+        yield

@@ -1,0 +1,199 @@
+"""The environment stamp recorded with every benchmark result.
+
+A speed ratio means nothing without the machine it ran on: the same int8 or
+bfloat16 code is several times faster on a CPU with AMX than on one with AVX2
+only. The stamp records the CPU model and its instruction-set class (read from
+``/proc/cpuinfo`` flags), the kernels PyTorch dispatched to, the torch build,
+threads, quantized engine and the load average; on CUDA also the GPU and driver.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import importlib.metadata
+import os
+import platform
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import torch
+
+__all__ = ["ISA_FLAGS", "collect_environment", "isa_class", "stamp_line"]
+
+#: The /proc/cpuinfo flags that decide how fast 16-bit and int8 kernels can be.
+ISA_FLAGS = (
+    "avx2",
+    "avx512f",
+    "avx512_vnni",
+    "avx512_bf16",
+    "avx512_fp16",
+    "amx_bf16",
+    "amx_int8",
+    "amx_fp16",
+)
+
+
+def _cpuinfo_field(name: str) -> str | None:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return None
+    match = re.search(rf"^{re.escape(name)}\s*:\s*(.*)$", text, re.MULTILINE)
+    return match.group(1).strip() if match else None
+
+
+def isa_class(flags: set[str] | frozenset[str]) -> str:
+    """Name the instruction-set class of a CPU from its ``/proc/cpuinfo`` flags.
+
+    Args:
+        flags: The CPU flags (lower case, as in ``/proc/cpuinfo``).
+
+    Returns:
+        ``"AMX"`` (AMX tiles: fast bfloat16/int8 matmul), ``"AVX-512"``, ``"AVX2"``,
+        or ``"other"`` (for example an Arm CPU, or no ``/proc/cpuinfo``).
+
+    Examples:
+        >>> isa_class({"avx2", "avx512f", "amx_bf16"}), isa_class({"avx2"}), isa_class(set())
+        ('AMX', 'AVX2', 'other')
+    """
+    if "amx_bf16" in flags or "amx_int8" in flags:
+        return "AMX"
+    if "avx512f" in flags:
+        return "AVX-512"
+    if "avx2" in flags:
+        return "AVX2"
+    return "other"
+
+
+def _torch_build() -> dict[str, str]:
+    show = torch.__config__.show()
+    out: dict[str, str] = {}
+    for line in show.splitlines():
+        line = line.strip().removeprefix("- ").strip()
+        if "oneDNN" in line or "MKL-DNN" in line:
+            out["onednn"] = re.sub(r"\s*\(Git Hash.*\)", "", line)
+        elif line.startswith("CPU capability usage:"):
+            out["cpu_capability_build"] = line.split(":", 1)[1].strip()
+        elif line.startswith("Build settings:"):
+            settings = dict(
+                part.strip().split("=", 1) for part in line.split(":", 1)[1].split(", ") if "=" in part
+            )
+            for key in ("BLAS_INFO", "BUILD_TYPE", "USE_CUDA", "USE_MKLDNN"):
+                if key in settings:
+                    out[key.lower()] = settings[key].strip()
+    return out
+
+
+def _package_version(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _gpu_fields(device: str) -> dict[str, str]:
+    na = f"n/a ({device} run)"
+    if device != "cuda":
+        return {"gpu_name": na, "gpu_driver": na, "gpu_capability": na, "gpu_clocks": na}
+    props = torch.cuda.get_device_properties(0)
+    fields = {
+        "gpu_name": props.name,
+        "gpu_capability": f"{props.major}.{props.minor}",
+        "gpu_driver": "unknown (nvidia-smi not found)",
+        "gpu_clocks": "unknown (nvidia-smi not found)",
+    }
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        try:
+            line = subprocess.run(
+                [smi, "--query-gpu=driver_version,clocks.sm,clocks.max.sm,clocks.mem", "--format=csv,noheader"],
+                capture_output=True, text=True, timeout=20, check=True,
+            ).stdout.splitlines()[0]
+            driver, sm, sm_max, mem = (p.strip() for p in line.split(","))
+            fields["gpu_driver"] = driver
+            fields["gpu_clocks"] = f"SM {sm} (max {sm_max}), memory {mem}"
+        except (OSError, subprocess.SubprocessError, ValueError, IndexError) as err:
+            fields["gpu_driver"] = f"unknown (nvidia-smi failed: {type(err).__name__})"
+    return fields
+
+
+def collect_environment(*, device: str = "cpu", threads: int = 1, mode: str = "full") -> dict[str, str]:
+    """Collect the environment stamp.
+
+    Args:
+        device: ``"cpu"`` or ``"cuda"``.
+        threads: The thread count the benchmark measures with.
+        mode: ``"quick"`` or ``"full"``.
+
+    Returns:
+        A flat dict of strings; every field is filled (GPU fields say ``n/a`` on a CPU run).
+
+    Examples:
+        >>> env = collect_environment()
+        >>> env["threads"], env["device"], all(env.values())
+        ('1', 'cpu', True)
+    """
+    flags = set((_cpuinfo_field("flags") or "").split())
+    present = [f for f in ISA_FLAGS if f in flags]
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    build = _torch_build()
+    env = {
+        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "mode": mode,
+        "device": device,
+        "cpu_model": _cpuinfo_field("model name") or platform.processor() or platform.machine(),
+        "logical_cpus": str(os.cpu_count()),
+        "isa_class": isa_class(flags),
+        "isa_flags": ", ".join(present) if present else "none of " + ", ".join(ISA_FLAGS),
+        "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "torch_version": torch.__version__,
+        "torch_cuda": torch.version.cuda or "none (CPU build)",
+        "torch_blas": build.get("blas_info", "unknown"),
+        "torch_onednn": build.get("onednn", "unknown"),
+        "torch_build_type": build.get("build_type", "unknown"),
+        "torchao_version": _package_version("torchao"),
+        "python": platform.python_version(),
+        "os": platform.platform(),
+        "threads": str(threads),
+        "quantized_engine": torch.backends.quantized.engine,
+        "load_average": " / ".join(f"{x:.2f}" for x in load) + " (1/5/15 min)" if load else "unknown",
+    }
+    env.update(_gpu_fields(device))
+    return env
+
+
+def stamp_line(env: dict[str, str]) -> str:
+    """The one-line italic stamp written under every results table.
+
+    Args:
+        env: A dict from [collect_environment][reference_impl.bench.environment.collect_environment].
+
+    Returns:
+        A markdown line such as ``*CPU: ... · ISA: AMX · torch 2.13.0+cpu · 1 thread · ...*``.
+
+    Examples:
+        >>> env = {"cpu_model": "Xeon", "isa_class": "AMX", "torch_version": "2.13.0", "threads": "1",
+        ...        "date": "2026-11-21 22:00 UTC", "mode": "full", "load_average": "1.00 / 1.00 / 1.00 (1/5/15 min)",
+        ...        "device": "cpu", "gpu_name": "n/a (cpu run)"}
+        >>> stamp_line(env)
+        '*CPU: Xeon · ISA: AMX · torch 2.13.0 · 1 thread · load 1.00 · 2026-11-21 22:00 UTC · full run*'
+    """
+    threads = env["threads"]
+    parts = [
+        f"CPU: {env['cpu_model']}",
+        f"ISA: {env['isa_class']}",
+    ]
+    if env.get("device") == "cuda":
+        parts.append(f"GPU: {env['gpu_name']}")
+    parts += [
+        f"torch {env['torch_version']}",
+        f"{threads} thread" + ("" if threads == "1" else "s"),
+        f"load {env['load_average'].split(' / ')[0]}",
+        env["date"],
+        f"{env['mode']} run",
+    ]
+    text = " · ".join(parts)
+    text = text.replace("*", "\\*").replace("_", "\\_").replace("|", "/")
+    return f"*{text}*"
