@@ -4,7 +4,7 @@ CPU: ``torch.autocast("cpu", dtype=torch.bfloat16)``. CUDA: float16 with a
 ``GradScaler`` and bfloat16. The GradScaler's own cost is measured separately
 (the same autocast step with and without the scaler). Each step is
 ``zero_grad``, forward, cross-entropy, backward, SGD step on an MLP
-1024-2048-2048-10 at batch 256.
+1024-2048-2048-10 at batch 256 (CPU) or 4096-8192-8192-10 at batch 4096 (CUDA).
 """
 
 from __future__ import annotations
@@ -21,9 +21,11 @@ from reference_impl.bench.results import CaseResult, Column, comparison_cells
 __all__ = ["run"]
 
 
-def _mlp() -> nn.Module:
+def _mlp(d_in: int, hidden: int) -> nn.Module:
     torch.manual_seed(0)
-    return nn.Sequential(nn.Linear(1024, 2048), nn.ReLU(), nn.Linear(2048, 2048), nn.ReLU(), nn.Linear(2048, 10))
+    return nn.Sequential(
+        nn.Linear(d_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 10)
+    )
 
 
 def _make_step(model: nn.Module, x, y, device: str, dtype: torch.dtype | None, scaler: torch.amp.GradScaler | None):
@@ -65,10 +67,12 @@ def run(cfg: BenchConfig) -> CaseResult:
         RuntimeError: Autocast did not produce the expected dtype (the variant is not what it claims).
     """
     dev = cfg.device
+    # A GPU needs a larger problem than launch overhead to show anything.
+    d_in, hidden, batch = (4096, 8192, 4096) if dev == "cuda" else (1024, 2048, 256)
     g = torch.Generator().manual_seed(0)
-    x = torch.randn(256, 1024, generator=g).to(dev)
-    y = torch.randint(0, 10, (256,), generator=g).to(dev)
-    model = _mlp().to(dev)
+    x = torch.randn(batch, d_in, generator=g).to(dev)
+    y = torch.randint(0, 10, (batch,), generator=g).to(dev)
+    model = _mlp(d_in, hidden).to(dev)
     result = CaseResult(
         "amp_step",
         "Training step, float32 vs autocast",
@@ -136,7 +140,7 @@ def run(cfg: BenchConfig) -> CaseResult:
         }
     )
     result.notes.append(
-        "Step = zero_grad, forward, cross-entropy, backward, SGD step; MLP 1024-2048-2048-10, batch 256. "
+        f"Step = zero_grad, forward, cross-entropy, backward, SGD step; MLP {d_in}-{hidden}-{hidden}-10, batch {batch}. "
         f"Loss difference after {n_check} steps from the same initial weights. Median of {cfg.rounds} alternating rounds."
     )
     if dev == "cpu":

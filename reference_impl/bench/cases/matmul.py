@@ -42,8 +42,8 @@ def run(cfg: BenchConfig) -> CaseResult:
     else:
         n = 1024
     g = torch.Generator().manual_seed(0)
-    a64 = torch.randn(n, n, generator=g, dtype=torch.float64)
-    b64 = torch.randn(n, n, generator=g, dtype=torch.float64)
+    a64 = torch.randn(n, n, generator=g, dtype=torch.float64).to(cfg.device)
+    b64 = torch.randn(n, n, generator=g, dtype=torch.float64).to(cfg.device)
     ref = a64 @ b64
     flop = 2 * n**3
     result = CaseResult(
@@ -56,7 +56,7 @@ def run(cfg: BenchConfig) -> CaseResult:
             Column("error", "error (rel. L2 vs float64)", percent),
         ],
     )
-    a32, b32 = a64.float().to(cfg.device), b64.float().to(cfg.device)
+    a32, b32 = a64.float(), b64.float()
     # Full-precision float32: on CUDA, make sure TF32 is off for the baseline.
     previous = torch.get_float32_matmul_precision()
     torch.set_float32_matmul_precision("highest")

@@ -24,9 +24,9 @@ from reference_impl.bench.results import CaseResult, Column, comparison_cells
 __all__ = ["run"]
 
 
-def _model() -> nn.Module:
+def _model(features: int) -> nn.Module:
     torch.manual_seed(0)
-    return nn.Sequential(nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1024)).eval()
+    return nn.Sequential(nn.Linear(features, features), nn.ReLU(), nn.Linear(features, features)).eval()
 
 
 def run(cfg: BenchConfig) -> CaseResult:
@@ -38,11 +38,10 @@ def run(cfg: BenchConfig) -> CaseResult:
     Returns:
         The ``torchao`` case.
     """
-    from torchao.quantization import Int8DynamicActivationInt8WeightConfig, Int8WeightOnlyConfig, quantize_
-
+    features, batch = (4096, 256) if cfg.device == "cuda" else (1024, 32)
     result = CaseResult(
         "torchao",
-        "torchao int8 vs float32, 2x Linear(1024, 1024), batch 32",
+        f"torchao int8 vs float32, 2x Linear({features}, {features}), batch {batch}",
         [
             Column("config", "torchao config"),
             Column("mode", "mode"),
@@ -52,8 +51,13 @@ def run(cfg: BenchConfig) -> CaseResult:
             Column("error", "error (rel. L2 vs float64)", percent),
         ],
     )
-    model = _model().to(cfg.device)
-    x = torch.randn(32, 1024, generator=torch.Generator().manual_seed(1)).to(cfg.device)
+    try:
+        from torchao.quantization import Int8DynamicActivationInt8WeightConfig, Int8WeightOnlyConfig, quantize_
+    except ImportError as err:
+        result.notes.append(f"Not measured: torchao is not installed ({type(err).__name__}: {err}).")
+        return result
+    model = _model(features).to(cfg.device)
+    x = torch.randn(batch, features, generator=torch.Generator().manual_seed(1)).to(cfg.device)
     with torch.no_grad():
         ref = copy.deepcopy(model).double()(x.double())
     configs = {

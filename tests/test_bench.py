@@ -1,0 +1,144 @@
+"""The benchmark command: structure and sanity of a tiny quick run (no speed thresholds)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from reference_impl.bench import CASES, BenchConfig, compare, run_bench
+from reference_impl.bench.cli import main as bench_main
+from reference_impl.bench.timing import SPREAD_LIMIT, Comparison
+from reference_impl.errors import ConfigError
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """One quick run of every case with 2 short rounds (about 30 s on 2 cores)."""
+    out = tmp_path_factory.mktemp("bench")
+    cfg = BenchConfig.make(quick=True, rounds=2, min_time=0.005)
+    results = run_bench(cfg, out, log=lambda line: None)
+    return out, results
+
+
+def _load(out, name):
+    return json.loads((out / f"{name}.json").read_text())
+
+
+def test_every_case_and_the_environment_are_written(quick):
+    out, results = quick
+    for name in ["environment", *CASES]:
+        assert (out / f"{name}.json").is_file(), name
+        assert (out / f"{name}.md").is_file(), name
+        assert name in results
+    assert set(CASES) >= {"storage", "matmul", "dynamic_int8", "torchao", "amp_step", "reference", "profiler_overhead"}
+
+
+def test_every_stamp_field_is_filled(quick):
+    out, _ = quick
+    for name in ["environment", *CASES]:
+        env = _load(out, name)["environment"]
+        for key in ("cpu_model", "isa_class", "isa_flags", "torch_version", "threads", "quantized_engine",
+                    "load_average", "date", "gpu_name", "gpu_driver", "torch_cpu_capability"):
+            assert env[key].strip(), (name, key)
+        assert env["isa_class"] in {"AMX", "AVX-512", "AVX2", "other"}
+        assert env["threads"] == "1"
+        assert env["mode"] == "quick"
+
+
+def test_markdown_is_a_table_with_a_stamp_line(quick):
+    out, _ = quick
+    for name in ["environment", *CASES]:
+        lines = (out / f"{name}.md").read_text().splitlines()
+        assert lines[0].startswith("| ") and lines[0].endswith(" |"), name
+        assert set(lines[1].replace("|", "").split()) == {"---"}, name
+        n_cols = lines[0].count(" | ") + 1
+        body = [line for line in lines[2:] if line.startswith("|")]
+        assert body, name
+        assert all(line.count(" | ") + 1 == n_cols for line in body), name
+        stamp = lines[-1]
+        assert stamp.startswith("*CPU: ") and stamp.endswith("*"), stamp
+        assert "torch " in stamp and "thread" in stamp and "ISA: " in stamp
+        assert "```" not in "\n".join(lines)
+
+
+def test_comparisons_carry_ratio_spread_and_noise_flag(quick):
+    out, _ = quick
+    for name in CASES:
+        data = _load(out, name)
+        for label, c in data["comparisons"].items():
+            assert len(c["ratios"]) == 2, (name, label)
+            assert c["spread"] >= 1.0
+            assert c["too_noisy"] == (c["spread"] > SPREAD_LIMIT)
+            assert ("slower" in c["verdict"]) == (c["ratio"] < 1 and "no clear" not in c["verdict"])
+            assert (label in data["too_noisy"]) == c["too_noisy"]
+
+
+def test_dynamic_int8_is_really_int8_small_and_accurate(quick):
+    out, _ = quick
+    rows = _load(out, "dynamic_int8")["rows"]
+    labels = " ".join(r["model"] for r in rows)
+    for needle in ("batch 1", "batch 16", "batch 128", "LSTM", "one step, batch 1", "one step, batch 32", "64-step loop"):
+        assert needle in labels
+    for r in rows:
+        assert r["module"].startswith("dynamic."), r
+        assert r["size_ratio"] >= 3.9, r
+        assert r["error_int8"] < 0.03, r
+        assert r["error_fp32"] < 1e-5, r
+
+
+def test_storage_ratios_respect_the_limits(quick):
+    out, _ = quick
+    for r in _load(out, "storage")["rows"]:
+        assert r["ratio"] <= r["limit"] + 1e-9, r
+        if r["dtype"] in ("float16", "bfloat16"):
+            assert r["ratio"] >= 1.99, r
+        if r["dtype"].startswith("int8 dynamic"):
+            assert 3.9 <= r["ratio"] < 4.0, r
+
+
+def test_torchao_and_amp_and_reference(quick):
+    out, _ = quick
+    ao = _load(out, "torchao")["rows"]
+    assert {r["config"] for r in ao} == {"Int8DynamicActivationInt8WeightConfig", "Int8WeightOnlyConfig"}
+    for r in ao:
+        assert r["size_ratio"] >= 3.9 and r["error"] < 0.03, r
+    amp = _load(out, "amp_step")["rows"]
+    assert any(r["variant"] == "autocast bfloat16" and r["logits"] == "bfloat16" for r in amp)
+    assert any("scaler overhead" in r["baseline"] for r in amp)
+    assert all(r["loss_diff"] < 1e-2 for r in amp)
+    for r in _load(out, "reference")["rows"]:
+        assert r["agree_count"] == r["n"], r
+    matmul = {r["dtype"]: r for r in _load(out, "matmul")["rows"]}
+    assert set(matmul) >= {"float32", "float16", "bfloat16"}
+    assert matmul["bfloat16"]["error"] < 0.01 and matmul["float32"]["error"] < 1e-5
+
+
+def test_compare_alternates_and_rejects_bad_settings():
+    x = torch.randn(32, 32)
+    out = compare(("a", lambda: x @ x), {"b": lambda: x + x}, rounds=3, min_time=0.001)
+    assert isinstance(out["b"], Comparison) and len(out["b"].ratios) == 3
+    with pytest.raises(ConfigError, match="rounds"):
+        compare(("a", lambda: x), {"b": lambda: x}, rounds=1)
+    with pytest.raises(ConfigError, match="variant"):
+        compare(("a", lambda: x), {}, rounds=2)
+
+
+def test_cli_selects_cases_and_reports_errors(tmp_path, capsys):
+    assert bench_main(["--cases", "storage", "--out", str(tmp_path), "--quick"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "environment.json", "environment.md", "storage.json", "storage.md"
+    ]
+    assert "results written to" in capsys.readouterr().out
+    if not torch.cuda.is_available():
+        assert bench_main(["--device", "cuda", "--out", str(tmp_path)]) == 2
+        assert "torch.cuda.is_available() is False" in capsys.readouterr().err
+
+
+def test_module_entry_point_rejects_unknown_commands():
+    proc = subprocess.run([sys.executable, "-m", "reference_impl", "benchmark"], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "unknown command 'benchmark'" in proc.stderr
