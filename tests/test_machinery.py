@@ -1,0 +1,76 @@
+"""The test machinery itself: each rule fails on the mistake it exists to catch.
+
+.ci/prove-tests-fail does the same end to end on a scratch clone (broken block,
+wrong output, missing translation, console error, ...); these are the fast,
+always-run versions for the Markdown rules.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.doc_runner import normalize_output, run_block
+from tests.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
+from tests.docs_model import parse_markdown
+
+
+def page(text, lang="en"):
+    return parse_markdown(text, lang, "x.md")
+
+
+@pytest.mark.parametrize(
+    "fence",
+    ["```py\nprint(1)\n```", "```pycon\n>>> 1\n```", '```python title="a.py"\nprint(1)\n```', "~~~python\nprint(1)\n~~~",
+     "```bash\nls\n```", "```sh\nls\n```"],
+)
+def test_fences_that_would_be_skipped_are_rejected(fence):
+    assert fence_problems(page(f"# T {{#t}}\n\n{fence}\n"))
+
+
+def test_plain_python_and_console_fences_pass():
+    text = "# T {#t}\n\n```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n1\n```\n\n```console\npip install x\n```\n"
+    assert fence_problems(page(text)) == []
+
+
+def test_unchecked_text_output_is_rejected():
+    assert fence_problems(page("# T {#t}\n\n```python\nprint(1)\n```\n\n```text\n2\n```\n"))
+
+
+def test_plain_skip_marker_is_rejected_but_cuda_is_allowed():
+    assert fence_problems(page("# T {#t}\n\n<!--pytest.mark.skip-->\n```python\nprint(1)\n```\n"))
+    assert fence_problems(page("# T {#t}\n\n<!--pytest.mark.cuda-->\n```python\nprint(1)\n```\n")) == []
+
+
+def test_missing_include_is_rejected():
+    assert fence_problems(page('# T {#t}\n\n```python\n--8<-- "snippets/nope/missing.py"\n```\n'))
+
+
+def test_heading_without_id_is_reported():
+    assert heading_problems(page("# Title\n\n## Sub {#sub}\n")) == ["docs/en/x.md: 'Title'"]
+
+
+def test_hard_wrapped_japanese_is_reported_but_lists_and_code_are_not():
+    assert japanese_wrap_problems(page("# 題 {#t}\n\nこれは折り返した\n段落です。\n", "ja"))
+    ok = "# 題 {#t}\n\n- 一つ目\n- 二つ目\n\n```python\n# 日本語\n# 日本語\n```\n\n| 表 |\n| 表 |\n"
+    assert japanese_wrap_problems(page(ok, "ja")) == []
+
+
+def test_third_party_image_is_reported():
+    assert third_party_assets(page("# T {#t}\n\n![x](https://example.com/a.png)\n"))
+
+
+def test_block_runner_makes_warnings_errors_and_runs_main():
+    with pytest.raises(UserWarning):
+        run_block("import warnings\nwarnings.warn('x')\n", "x.md")
+    assert run_block("if __name__ == '__main__':\n    print('main')\n", "x.md") == "main\n"
+
+
+def test_block_runner_reports_markdown_line_numbers():
+    with pytest.raises(ZeroDivisionError) as info:
+        run_block("x = 1\ny = 1 / 0\n", "docs/en/x.md", first_line=10)
+    assert info.traceback[-1].lineno + 1 == 11
+
+
+def test_output_normalization_only_ignores_trailing_space():
+    assert normalize_output("a  \nb\n\n") == "a\nb"
+    assert normalize_output("a b") != normalize_output("a  b")
