@@ -1,0 +1,38 @@
+import warnings
+
+import torch
+
+
+def attempt(label, action):
+    """Run one line of the seed article's code and print what really happens."""
+    try:
+        result = action()
+    except Exception as err:  # show the real error: its first line, or first sentence if very long
+        message = str(err).splitlines()[0]
+        if len(message) > 120:
+            message = message.split(". ")[0] + ". [...]"
+        print(f"{label}\n  -> {type(err).__name__}: {message}")
+    else:
+        print(f"{label}\n  -> works: {result!r}")
+
+
+# Every typed storage warns (once per process): catch it and show it.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    storage = torch.QInt32Storage(5)
+print(f"{caught[0].category.__name__}: {str(caught[0].message).split('.')[0]}")
+
+attempt("torch.IntTensor(torch.QInt32Storage(5))", lambda: torch.IntTensor(storage))
+attempt("torch.IntTensor(torch.ByteStorage(5))", lambda: torch.IntTensor(torch.ByteStorage(5)))
+attempt("torch.IntTensor(storage, offset=5, size=3)", lambda: torch.IntTensor(storage, offset=5, size=3))
+attempt("torch.randn(10, dtype=torch.int32)", lambda: torch.randn(10, dtype=torch.int32))
+
+t = torch.tensor([1, 2, 3, 4, 5], dtype=torch.int32)
+attempt("t.qscheme(...)  # try to set a scheme", lambda: t.qscheme(torch.per_tensor_affine))
+attempt("t.qscheme()  # on a tensor that is not quantized", lambda: t.qscheme())
+attempt("torch.quantization.QScheme", lambda: torch.quantization.QScheme)
+attempt("torch.Scheme", lambda: torch.Scheme)
+attempt("storage.data", lambda: storage.data)
+attempt("storage.is_contiguous()", lambda: storage.is_contiguous())
+attempt("storage.size()", lambda: storage.size())  # an int, not a tuple
+attempt("torch.cuda.QInt32Storage", lambda: torch.cuda.QInt32Storage)
