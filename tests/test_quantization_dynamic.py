@@ -1,0 +1,156 @@
+"""reference_impl.quantization.dynamic against torch.ao.nn.quantized.dynamic.Linear / RNNCell.
+
+Tolerance and why: the reference reproduces fbgemm's choice of activation scale
+and zero point (7-bit ``reduce_range`` on x86/fbgemm), its int8 weights and the
+int32 accumulation exactly; what can differ is the rounding of an activation
+that lands exactly halfway between two codes (fbgemm multiplies by a float32
+``1/scale`` with fused multiply-add in its vector path), and float32 rounding
+of the final ``acc * x_scale * w_scale + bias``. One activation code off moves
+an output by at most ``x_scale * w_scale * max|w_q|``; the tests allow that, and
+in practice most outputs agree to float32 rounding.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+from torch import nn
+
+from reference_impl.quantization import (
+    QuantizedWeight,
+    choose_activation_qparams,
+    dynamic_linear,
+    dynamic_rnn_cell,
+    quantize_weight,
+    requantized_linear,
+    choose_qparams,
+    quantize_per_tensor,
+)
+from tests.test_quantization_affine import legacy_quantization
+
+
+def _torch_weight(qweight) -> QuantizedWeight:
+    """Codes and parameters of a torch quantized weight tensor (per tensor or per channel)."""
+    if qweight.qscheme() in (torch.per_channel_affine, torch.per_channel_symmetric):
+        scale, zp = qweight.q_per_channel_scales().float(), qweight.q_per_channel_zero_points()
+    else:
+        scale, zp = torch.tensor(qweight.q_scale(), dtype=torch.float32), torch.tensor(qweight.q_zero_point())
+    return QuantizedWeight(qweight.int_repr(), scale, zp)
+
+
+def _bound(x: torch.Tensor, w: QuantizedWeight, reduce_range=True) -> float:
+    act = choose_activation_qparams(x, reduce_range)
+    return float(act.scale * w.scale.max() * w.q.abs().max().float()) + 1e-5
+
+
+@pytest.mark.parametrize("batch", [1, 7, 64])
+def test_reference_quantize_weight_matches_quantize_dynamic(batch):
+    torch.manual_seed(batch)
+    lin = nn.Linear(48, 24)
+    with legacy_quantization():
+        q = torch.ao.quantization.quantize_dynamic(nn.Sequential(lin), {nn.Linear}, dtype=torch.qint8)[0]
+        tw, tb = q._packed_params._weight_bias()
+        theirs = _torch_weight(tw)
+    ours = quantize_weight(lin.weight)
+    assert torch.equal(ours.q, theirs.q)
+    assert ours.scale.item() == pytest.approx(theirs.scale.item(), rel=1e-6)
+    x = torch.randn(batch, 48) * 2
+    with torch.no_grad(), legacy_quantization():
+        expected = q(x)
+    got = dynamic_linear(x, ours, lin.bias.detach())
+    assert (got - expected).abs().max().item() <= _bound(x, ours)
+    # and both are close to the float layer
+    assert torch.allclose(got, lin(x).detach(), atol=0.1)
+
+
+def test_activation_qparams_are_fbgemms():
+    """Dequantizing the int32 accumulator with our activation scale reproduces torch's output."""
+    torch.manual_seed(5)
+    lin = nn.Linear(32, 16, bias=False)
+    with legacy_quantization():
+        q = torch.ao.quantization.quantize_dynamic(nn.Sequential(lin), {nn.Linear}, dtype=torch.qint8)[0]
+    w = quantize_weight(lin.weight)
+    agree = 0
+    for seed in range(20):
+        torch.manual_seed(seed)
+        x = torch.randn(8, 32) * (seed + 1) - seed / 3
+        with torch.no_grad(), legacy_quantization():
+            expected = q(x)
+        got = dynamic_linear(x, w)
+        agree += int(torch.allclose(got, expected, rtol=1e-5, atol=1e-5))
+    assert agree >= 18  # the rest differ by a tie-rounded activation code (see the module docstring)
+
+
+@pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
+def test_rnn_cell_matches_torch(nonlinearity):
+    torch.manual_seed(6)
+    cell = nn.RNNCell(12, 20, nonlinearity=nonlinearity)
+    with legacy_quantization():
+        q = torch.ao.quantization.quantize_dynamic(nn.Sequential(cell), {nn.RNNCell}, dtype=torch.qint8)[0]
+        wb = q._weight_bias()
+        w_ih = _torch_weight(wb["weight"]["weight_ih"])
+        w_hh = _torch_weight(wb["weight"]["weight_hh"])
+    assert torch.equal(quantize_weight(cell.weight_ih).q, w_ih.q)
+    x = torch.randn(5, 12)
+    h = torch.randn(5, 20) * 0.5
+    with torch.no_grad(), legacy_quantization():
+        expected = q(x, h)
+    got = dynamic_rnn_cell(x, h, w_ih, w_hh, cell.bias_ih.detach(), cell.bias_hh.detach(), nonlinearity)
+    assert (got - expected).abs().max().item() <= _bound(x, w_ih) + _bound(h, w_hh)
+
+
+def test_rnn_cell_over_a_sequence_stays_close():
+    torch.manual_seed(7)
+    cell = nn.RNNCell(8, 16)
+    with legacy_quantization():
+        q = torch.ao.quantization.quantize_dynamic(nn.Sequential(cell), {nn.RNNCell}, dtype=torch.qint8)[0]
+    w_ih, w_hh = quantize_weight(cell.weight_ih), quantize_weight(cell.weight_hh)
+    xs = torch.randn(30, 4, 8)
+    h_ref = h_torch = torch.zeros(4, 16)
+    with torch.no_grad(), legacy_quantization():
+        for x in xs:
+            h_ref = dynamic_rnn_cell(x, h_ref, w_ih, w_hh, cell.bias_ih, cell.bias_hh)
+            h_torch = q(x, h_torch)
+    assert (h_ref - h_torch).abs().max().item() < 0.02
+
+
+def test_requantized_linear_matches_torch_static_linear():
+    """The static pipeline (int32 bias, requantize) agrees with quantized::linear code for code (±1)."""
+    torch.manual_seed(8)
+    lin = nn.Linear(16, 8)
+    x = torch.rand(4, 16) * 2 - 0.5
+    xp = choose_qparams(x.min(), x.max(), torch.uint8)
+    y = lin(x).detach()
+    yp = choose_qparams(y.min(), y.max(), torch.uint8)
+    w = quantize_weight(lin.weight)
+    x_q = quantize_per_tensor(x, xp.scale, xp.zero_point, torch.uint8)
+    ours, _ = requantized_linear(x_q, xp, w, lin.bias.detach(), yp)
+    with legacy_quantization():
+        qlin = torch.ao.nn.quantized.Linear(16, 8, dtype=torch.qint8)
+        qw = torch.quantize_per_tensor(lin.weight.detach(), float(w.scale), 0, torch.qint8)
+        qlin.set_weight_bias(qw, lin.bias.detach())
+        qlin.scale, qlin.zero_point = float(yp.scale), int(yp.zero_point)
+        qx = torch.quantize_per_tensor(x, float(xp.scale), int(xp.zero_point), torch.quint8)
+        theirs = qlin(qx).int_repr()
+    assert (ours.int() - theirs.int()).abs().max().item() <= 1
+    assert (ours == theirs).float().mean().item() > 0.9
+
+
+@pytest.mark.cuda
+def test_dynamic_linear_on_cuda_matches_cpu():
+    torch.manual_seed(9)
+    w = torch.randn(8, 16)
+    x = torch.randn(4, 16)
+    qw = quantize_weight(w)
+    cpu = dynamic_linear(x, qw)
+    qw_cuda = QuantizedWeight(qw.q.cuda(), qw.scale.cuda(), qw.zero_point.cuda())
+    gpu = dynamic_linear(x.cuda(), qw_cuda).cpu()
+    assert torch.allclose(cpu, gpu, atol=1e-5)
+
+
+def test_one_dimensional_input_is_rejected_clearly():
+    w = quantize_weight(torch.randn(3, 4))
+    with pytest.raises(ValueError, match="2-D"):
+        dynamic_rnn_cell(torch.randn(4), torch.zeros(1, 3), w, quantize_weight(torch.randn(3, 3)))
