@@ -7,10 +7,11 @@ def attempt(label, action):
     """Run one line of the seed article's code and print what really happens."""
     try:
         result = action()
-    except Exception as err:  # show the real error: its first line, or first sentence if very long
-        message = str(err).splitlines()[0]
-        if len(message) > 120:
-            message = message.split(". ")[0] + ". [...]"
+    except Exception as err:  # show the real error: its first line (first sentence if very long)
+        lines = str(err).splitlines()
+        message = lines[0] if len(lines[0]) < 200 else lines[0].split(". ")[0] + "."
+        if message != str(err):
+            message += " [...]"
         print(f"{label}\n  -> {type(err).__name__}: {message}")
     else:
         print(f"{label}\n  -> works: {result!r}")
