@@ -1,0 +1,56 @@
+# figure: training_curve.svg
+"""Draw training loss and validation accuracy per epoch for the digits MLP."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import torch
+from sklearn.datasets import load_digits
+from sklearn.model_selection import train_test_split
+from torch import nn
+
+torch.manual_seed(0)
+torch.set_num_threads(1)
+digits = load_digits()
+X = torch.tensor(digits.data, dtype=torch.float32) / 16.0
+y = torch.tensor(digits.target)
+idx_train, idx_val = train_test_split(range(len(y)), test_size=0.25, random_state=0, stratify=digits.target)
+
+history = {}
+for name, make_opt in {
+    "SGD lr=0.01": lambda p: torch.optim.SGD(p, lr=0.01),
+    "SGD lr=0.1 momentum=0.9": lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9),
+    "Adam lr=1e-3": lambda p: torch.optim.Adam(p, lr=1e-3),
+}.items():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
+    opt = make_opt(model.parameters())
+    losses, accs = [], []
+    for epoch in range(30):
+        model.train()
+        total = 0.0
+        for batch in torch.randperm(len(idx_train)).split(64):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(X[idx_train][batch]), y[idx_train][batch])
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(batch)
+        losses.append(total / len(idx_train))
+        model.eval()
+        with torch.no_grad():
+            accs.append((model(X[idx_val]).argmax(1) == y[idx_val]).float().mean().item())
+    history[name] = (losses, accs)
+
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.5))
+epochs = range(1, 31)
+for name, (losses, accs) in history.items():
+    ax1.plot(epochs, losses, label=name)
+    ax2.plot(epochs, accs, label=name)
+ax1.set(xlabel="epoch", ylabel="training loss", yscale="log", title="Training loss")
+ax2.set(xlabel="epoch", ylabel="accuracy", ylim=(0.5, 1.0), title="Validation accuracy")
+ax2.legend(loc="lower right")
+for ax in (ax1, ax2):
+    ax.grid(True, alpha=0.3)
+fig.tight_layout()
+fig.savefig("training_curve.svg", metadata={"Date": None})
