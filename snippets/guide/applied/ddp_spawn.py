@@ -2,6 +2,7 @@
 # timeout: 180
 
 import os
+import socket
 from datetime import timedelta
 
 import torch
@@ -43,8 +44,6 @@ def worker(rank, world_size, port):
 
 
 def free_port():
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
