@@ -1,6 +1,7 @@
 # requires: cuda
 import torch
 
+torch.manual_seed(0)
 x = torch.randn(1024, 1024)  # ordinary (pageable) host memory
 pinned = x.pin_memory()  # a page-locked copy that the GPU can read by DMA
 print("pinned:", x.is_pinned(), pinned.is_pinned())
@@ -9,7 +10,7 @@ print("pinned:", x.is_pinned(), pinned.is_pinned())
 # current CUDA stream, and kernels queued after it on that stream see the finished copy.
 gpu = pinned.to("cuda", non_blocking=True)
 total = (gpu * 2).sum()
-print("same result:", torch.allclose(total.cpu(), (x * 2).sum(), rtol=1e-4))
+print("same result:", torch.allclose(total.cpu(), (x * 2).sum(), rtol=1e-4, atol=1e-2))
 print(".to('cuda') of a CUDA tensor returns it:", gpu.to("cuda") is gpu)
 
 # GPU -> host with non_blocking=True: the host does NOT wait. Synchronize before reading.
