@@ -35,3 +35,9 @@ try:
     static(torch.randn(5, 4))
 except AssertionError as err:
     print(type(err).__name__ + ":", err)
+
+# Dynamic, but exported from a batch of 1: export refuses (size 1 is specialised).
+try:
+    torch.export.export(model, (torch.randn(1, 4),), dynamic_shapes={"x": {0: batch}})
+except torch._dynamo.exc.UserError as err:
+    print(type(err).__name__ + ":", "\n".join(str(err).splitlines()[:2]))
