@@ -1,0 +1,31 @@
+# figure: step.svg
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import torch
+
+# 4 bits (codes 0..15) so that the steps are visible; 8 bits work the same way with 256 steps.
+qmin, qmax = 0, 15
+lo, hi = -1.0, 3.0
+scale = (hi - lo) / (qmax - qmin)
+zero_point = qmin - round(lo / scale)
+
+x = torch.linspace(-2.0, 4.0, 2001)
+codes = torch.clamp(torch.round(x / scale) + zero_point, qmin, qmax)
+back = scale * (codes - zero_point)
+
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 5), sharex=True, layout="constrained")
+top.plot(x, x, color="grey", lw=0.8, ls=":", label="x")
+top.plot(x, back, label="dequantize(quantize(x))")
+top.axvspan(lo, hi, color="tab:green", alpha=0.08, label="calibrated range")
+top.set_ylabel("value after the round trip")
+top.legend(loc="upper left", fontsize=8)
+bottom.plot(x, back - x, color="tab:red")
+bottom.axhline(scale / 2, color="grey", lw=0.8, ls="--")
+bottom.axhline(-scale / 2, color="grey", lw=0.8, ls="--")
+bottom.annotate("±scale/2", (hi, scale / 2), fontsize=8, ha="right", va="bottom")
+bottom.axvspan(lo, hi, color="tab:green", alpha=0.08)
+bottom.set_ylabel("error")
+bottom.set_xlabel(f"x   (scale = {scale:.4f}, zero point = {zero_point}, codes {qmin}..{qmax})")
+fig.savefig("step.svg", metadata={"Date": None})

@@ -1,0 +1,46 @@
+# allow-stderr: ^Failed to load .*torchao/_C_
+# allow-stderr: _pytree\.py:\d+\] <enum 'KernelPreference'> is an Enum subclass
+# (torchao 0.18 prints these two import notices on a CPU-only machine: its CUDA
+#  extensions cannot load there, and it registers an enum torch 2.13 no longer needs.)
+import warnings
+from collections import Counter
+
+import torch
+from torch import nn
+
+with warnings.catch_warnings():
+    # Importing the x86 quantizer imports torch._inductor, whose torch.utils.mkldnn still uses
+    # torch.jit.script_method (deprecated in 2.13; hidden by Python's default filters).
+    warnings.filterwarnings("ignore", message="`torch.jit.script_method` is deprecated", category=DeprecationWarning)
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (
+        X86InductorQuantizer,
+        get_default_x86_inductor_quantization_config,
+    )
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10)).eval()
+example = (torch.randn(8, 64),)
+
+# 1. capture the graph; without dynamic_shapes the batch size 8 would be baked in
+batch = torch.export.Dim("batch", min=2)
+exported = torch.export.export(model, example, dynamic_shapes=({0: batch},)).module()
+quantizer = X86InductorQuantizer().set_global(get_default_x86_inductor_quantization_config())
+prepared = prepare_pt2e(exported, quantizer)  # 2. insert observers
+for _ in range(8):
+    prepared(torch.randn(8, 64))  # 3. calibrate
+quantized = convert_pt2e(prepared)  # 4. observers -> quantize/dequantize ops
+
+ops = Counter(str(n.target) for n in quantized.graph.nodes if n.op == "call_function")
+for op, count in sorted(ops.items()):
+    print(f"{count} x {op}")
+x = torch.randn(32, 64)
+with torch.no_grad():
+    ref, out = model(x), quantized(x)
+print(f"relative L2 error vs float: {((out - ref).norm() / ref.norm()).item():.3f}")
+
+fixed = torch.export.export(model, example).module()  # no dynamic_shapes
+try:
+    fixed(x)
+except AssertionError as err:
+    print(type(err).__name__, err)
