@@ -28,7 +28,7 @@ model = nn.Sequential(
 )
 criterion = nn.CrossEntropyLoss()
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = "cpu"  # on a GPU: "cuda" if torch.cuda.is_available() else "cpu" (this page shows a CPU run)
 model.to(device)
 
 
