@@ -29,6 +29,14 @@ def accuracy(m):
         return (m.eval()(x_test).argmax(1) == y_test).float().mean().item()
 
 
+def public_name(module):
+    """torch.ao.nn.quantized.modules.linear.Linear -> torch.ao.nn.quantized.Linear"""
+    parts = type(module).__module__.split(".")
+    if "modules" in parts:
+        parts = parts[: parts.index("modules")]
+    return ".".join(parts + [type(module).__name__])
+
+
 train(model, 100)  # 1. ordinary float training
 print(f"float32 accuracy            {accuracy(model):.3f}")
 
@@ -39,12 +47,16 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message="torch.quantize_per_tensor", category=UserWarning)
     warnings.filterwarnings("ignore", message="Please use quant_min and quant_max", category=UserWarning)
     torch.backends.quantized.engine = "x86"
+    try:
+        torch.ao.quantization.prepare_qat(model.eval())
+    except AssertionError as err:
+        print(type(err).__name__, err)
     model.train()
     model = torch.ao.quantization.fuse_modules_qat(model, [["1", "2"]])
     model.qconfig = torch.ao.quantization.get_default_qat_qconfig("x86")
     qat = torch.ao.quantization.prepare_qat(model)  # 2. fake-quantize weights and activations
-    print("after prepare_qat:", type(qat[1]).__module__.replace(".modules", "") + "." + type(qat[1]).__name__)
+    print("after prepare_qat:", public_name(qat[1]))
     train(qat, 30)  # 3. fine-tune: the forward pass sees the rounding, gradients pass straight through
     int8 = torch.ao.quantization.convert(qat.eval())  # 4. real int8 modules
 print(f"int8 after QAT accuracy     {accuracy(int8):.3f}")
-print("final module:", type(int8[1]).__module__ + "." + type(int8[1]).__name__)
+print("final module:", public_name(int8[1]))

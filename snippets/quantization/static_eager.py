@@ -27,6 +27,14 @@ class DigitsMLP(nn.Module):
         return self.dequant(self.fc2(self.relu1(self.fc1(self.quant(x)))))
 
 
+def public_name(module):
+    """torch.ao.nn.quantized.modules.linear.Linear -> torch.ao.nn.quantized.Linear"""
+    parts = type(module).__module__.split(".")
+    if "modules" in parts:
+        parts = parts[: parts.index("modules")]
+    return ".".join(parts + [type(module).__name__])
+
+
 model = DigitsMLP()
 opt = torch.optim.Adam(model.parameters(), lr=0.01)
 for step in range(150):
@@ -50,7 +58,8 @@ with warnings.catch_warnings():
         for batch in x_train[:512].split(64):  # calibration: run representative data
             prepared(batch)
     quantized = torch.ao.quantization.convert(prepared)  # observers -> scales, modules -> int8
-print(quantized)
+for name, module in quantized.named_children():
+    print(f"{name:8} {public_name(module)}")
 
 
 def accuracy(m):
