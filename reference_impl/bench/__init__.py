@@ -12,7 +12,7 @@ one-line environment stamp, ready to include in a page) for these cases:
 - ``reference``: reference_impl's readable code vs PyTorch's kernels;
 - ``profiler_overhead``: a model timed directly vs inside ``torch.profiler``.
 
-The method (see [timing][reference_impl.bench.timing]): one process, warm-up, one
+The method (module `timing`): one process, warm-up, one
 thread, the two variants alternated round by round, the median of the per-round
 ratios and their spread; a spread over 1.3 is flagged as too noisy to publish.
 """

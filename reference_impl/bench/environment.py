@@ -35,6 +35,11 @@ ISA_FLAGS = (
 )
 
 
+#: Environment variables that make PyTorch (ATen) and oneDNN use a smaller instruction set
+#: than the CPU has, to emulate an older CPU.
+_ISA_LIMIT_VARS = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA")
+
+
 def _cpuinfo_field(name: str) -> str | None:
     try:
         text = Path("/proc/cpuinfo").read_text()
@@ -147,6 +152,7 @@ def collect_environment(*, device: str = "cpu", threads: int = 1, mode: str = "f
         "logical_cpus": str(os.cpu_count()),
         "isa_class": isa_class(flags),
         "isa_flags": ", ".join(present) if present else "none of " + ", ".join(ISA_FLAGS),
+        "isa_limit": ", ".join(f"{k}={os.environ[k]}" for k in _ISA_LIMIT_VARS if os.environ.get(k)) or "none",
         "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "torch_version": torch.__version__,
         "torch_cuda": torch.version.cuda or "none (CPU build)",
@@ -181,9 +187,12 @@ def stamp_line(env: dict[str, str]) -> str:
         '*CPU: Xeon · ISA: AMX · torch 2.13.0 · 1 thread · load 1.00 · 2026-11-21 22:00 UTC · full run*'
     """
     threads = env["threads"]
+    isa = env["isa_class"]
+    if env.get("isa_limit", "none") != "none":
+        isa += f" limited by {env['isa_limit']}"
     parts = [
         f"CPU: {env['cpu_model']}",
-        f"ISA: {env['isa_class']}",
+        f"ISA: {isa}",
     ]
     if env.get("device") == "cuda":
         parts.append(f"GPU: {env['gpu_name']}")

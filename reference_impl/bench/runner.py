@@ -24,6 +24,7 @@ _LABELS = {
     "logical_cpus": "logical CPUs",
     "isa_class": "ISA class",
     "isa_flags": "ISA flags present",
+    "isa_limit": "instruction set limited by",
     "torch_cpu_capability": "kernels PyTorch dispatches to",
     "torch_version": "torch",
     "torch_cuda": "torch CUDA",

@@ -66,7 +66,7 @@ class Comparison:
 
     @property
     def noisy(self) -> bool:
-        """True when the spread exceeds [SPREAD_LIMIT][reference_impl.bench.timing.SPREAD_LIMIT]."""
+        """True when the spread exceeds `SPREAD_LIMIT` (1.3)."""
         return self.spread > SPREAD_LIMIT
 
     def to_json(self) -> dict:

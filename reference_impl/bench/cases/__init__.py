@@ -1,7 +1,7 @@
 """The benchmark cases. Each module has ``run(cfg) -> CaseResult``.
 
 To add a case: write ``cases/<name>.py`` with a ``run`` function and add it to
-[CASES][reference_impl.bench.cases.CASES]; the command, the JSON/markdown writer
+`CASES`; the command, the JSON/markdown writer
 and the tests pick it up. To add a reference implementation to the existing
 ``reference`` case, append a pair to ``cases.reference.REFERENCE_PAIRS`` instead.
 """

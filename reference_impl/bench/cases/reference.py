@@ -4,7 +4,7 @@ Each [ReferencePair][reference_impl.bench.cases.reference.ReferencePair] names a
 reference function, the PyTorch kernel it re-implements, an input maker and a
 way to count bit-exact agreements. To benchmark another reference (for example
 a quantization reference), append a pair to
-[REFERENCE_PAIRS][reference_impl.bench.cases.reference.REFERENCE_PAIRS]: the
+`REFERENCE_PAIRS`: the
 case picks it up, times both functions in alternating rounds and reports how
 many outputs agree bit for bit and how much slower the readable version is.
 """
