@@ -31,8 +31,12 @@ _QUANTIZED_DTYPE_WARNING = "torch.quantize_per_tensor, torch.quantize_per_channe
 
 
 def _type_name(obj: Any) -> str:
+    """``torch.ao.nn.quantized.dynamic.modules.rnn.LSTM`` -> ``torch.ao.nn.quantized.dynamic.LSTM``."""
     t = type(obj)
-    return f"{t.__module__}.{t.__qualname__}"
+    parts = t.__module__.split(".")
+    if "modules" in parts:  # the public path leaves out ``.modules.<file>``
+        parts = parts[: parts.index("modules")]
+    return ".".join(parts + [t.__qualname__])
 
 
 def replaced_modules(float_model: nn.Module, quantized_model: nn.Module) -> dict[str, tuple[str, str]]:
@@ -128,7 +132,7 @@ class QuantizationComparison:
     def format_table(self, latency: bool = True) -> str:
         """A small text report (``latency=False`` leaves out the timings, which vary run to run)."""
         lines = ["replaced modules:"]
-        lines += [f"  {name or '(root)'}: {a.rsplit('.', 1)[-1]} -> {b.rsplit('.', 1)[-1]}" for name, (a, b) in self.replaced.items()]
+        lines += [f"  {name or '(root)'}: {a} -> {b}" for name, (a, b) in self.replaced.items()]
         lines.append(
             f"state_dict bytes: {self.float_bytes:,} -> {self.quantized_bytes:,} ({self.size_ratio:.2f}x smaller)"
         )
