@@ -204,8 +204,9 @@ def save_checkpoint(
     Saves ``state_dict()`` of the model, optimizer, scheduler and scaler (not
     the objects: no pickled classes, so the file loads with
     ``weights_only=True``), the counters, ``extra``, and the states of
-    PyTorch's global CPU generator and Python's ``random``, so that shuffling
-    and dropout continue exactly as if training had not stopped.
+    PyTorch's global CPU generator, the CUDA generators (if CUDA was used) and
+    Python's ``random``, so that shuffling and dropout continue exactly as if
+    training had not stopped.
 
     Args:
         path: Destination file (written with
@@ -253,7 +254,7 @@ def save_checkpoint(
         "scaler": _state_of(scaler, "scaler"),
         "epoch": epoch,
         "step": step,
-        "rng": {"torch": torch.get_rng_state(), "python": random.getstate()},
+        "rng": {"torch": torch.get_rng_state(), "python": random.getstate(), "cuda": _cuda_rng_states()},
         "extra": dict(extra or {}),
     }
     return save_atomic(payload, path, fsync=fsync)
@@ -302,7 +303,8 @@ def load_checkpoint(
         scaler: Receives the GradScaler state, or None to skip it.
         map_location: Where tensors are loaded (default ``"cpu"``; the model's
             ``load_state_dict`` copies them to the model's device).
-        restore_rng: Also restore the global torch CPU and Python ``random``
+        restore_rng: Also restore the global torch CPU, CUDA (when saved and
+            the same number of GPUs is visible) and Python ``random``
             generator states (default), needed for an exact resume.
 
     Returns:
@@ -342,9 +344,20 @@ def load_checkpoint(
         if obj is not None:
             obj.load_state_dict(data[key])
     if restore_rng:
-        torch.set_rng_state(data["rng"]["torch"])
-        random.setstate(_as_random_state(data["rng"]["python"]))
+        rng = data["rng"]
+        torch.set_rng_state(rng["torch"].cpu())  # generator states must be CPU byte tensors
+        random.setstate(_as_random_state(rng["python"]))
+        cuda_states = rng.get("cuda")
+        if cuda_states and torch.cuda.is_available() and len(cuda_states) == torch.cuda.device_count():
+            torch.cuda.set_rng_state_all([state.cpu() for state in cuda_states])
     return {"epoch": data["epoch"], "step": data["step"], "extra": data["extra"]}
+
+
+def _cuda_rng_states() -> list[torch.Tensor] | None:
+    """The CUDA generators' states, if CUDA has been used in this process (else None)."""
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        return torch.cuda.get_rng_state_all()
+    return None
 
 
 def _as_random_state(state: Any) -> tuple:

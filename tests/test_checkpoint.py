@@ -320,3 +320,34 @@ def test_cuda_checkpoint_loads_on_cpu_and_back(tmp_path):
     back_opt = torch.optim.Adam(back.parameters())
     load_checkpoint(tmp_path / "c.pt", model=back, optimizer=back_opt, map_location="cuda")
     assert back_opt.state_dict()["state"][0]["exp_avg"].device.type == "cuda"
+
+
+@pytest.mark.cuda
+def test_cuda_dropout_resumes_exactly(tmp_path):
+    """CUDA dropout draws from the CUDA generator, which the checkpoint saves too."""
+    x = torch.randn(64, 8, device="cuda", generator=torch.Generator("cuda").manual_seed(3))
+
+    def make():
+        model = nn.Sequential(nn.Linear(8, 32), nn.Dropout(0.5), nn.Linear(32, 1)).cuda()
+        return model, torch.optim.Adam(model.parameters(), lr=1e-2)
+
+    def steps(model, opt, n):
+        out = []
+        for _ in range(n):
+            opt.zero_grad()
+            loss = model(x).square().mean()
+            loss.backward()
+            opt.step()
+            out.append(loss.item())
+        return out
+
+    torch.manual_seed(0)
+    model, opt = make()
+    first = steps(model, opt, 3)
+    save_checkpoint(tmp_path / "c.pt", model=model, optimizer=opt)
+    expected = steps(model, opt, 3)
+    torch.manual_seed(123)
+    torch.randn(10, device="cuda")  # move the CUDA generator on
+    model, opt = make()
+    load_checkpoint(tmp_path / "c.pt", model=model, optimizer=opt, map_location="cuda")
+    assert first and steps(model, opt, 3) == pytest.approx(expected, rel=1e-6, abs=0)
