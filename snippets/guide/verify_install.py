@@ -8,8 +8,8 @@ print("python     ", platform.python_version())
 print("torch      ", torch.__version__)
 print("built for CUDA", torch.version.cuda)  # None on a CPU-only build
 print("CUDA available", torch.cuda.is_available())
+print("GPUs       ", torch.cuda.device_count())  # those CUDA_VISIBLE_DEVICES lets this process see
 if torch.cuda.is_available():
-    print("GPUs       ", torch.cuda.device_count())
     for i in range(torch.cuda.device_count()):
         print(f"  cuda:{i}", torch.cuda.get_device_name(i), "capability", torch.cuda.get_device_capability(i))
     print("bf16 on GPU", torch.cuda.is_bf16_supported())
