@@ -62,5 +62,5 @@ with torch.no_grad():
 accuracy = (predicted == y_test).float().mean().item()
 print("classes:", labels)
 print(f"train {len(train)} / test {len(test)} sentences")
-print(f"held-out accuracy: {accuracy:.2f}")
+print(f"held-out accuracy >= 0.9: {accuracy >= 0.9}")
 assert accuracy >= 0.9, accuracy
