@@ -112,6 +112,8 @@ def test_torchao_and_amp_and_reference(quick):
     assert all(r["loss_diff"] < 1e-2 for r in amp)
     for r in _load(out, "reference")["rows"]:
         assert r["agree_count"] == r["n"], r
+    profiler = _load(out, "profiler_overhead")["rows"]
+    assert len(profiler) == 2 and "fresh process" in profiler[1]["what"]
     matmul = {r["dtype"]: r for r in _load(out, "matmul")["rows"]}
     assert set(matmul) >= {"float32", "float16", "bfloat16"}
     assert matmul["bfloat16"]["error"] < 0.01 and matmul["float32"]["error"] < 1e-5

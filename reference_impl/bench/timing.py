@@ -131,6 +131,12 @@ def _seconds_per_call(fn: Callable[[], object], device: str) -> float:
     return time.perf_counter() - start
 
 
+def _best_of_blocks(timer: benchmark.Timer, number: int, blocks: int) -> float:
+    """Seconds per call: the fastest of ``blocks`` blocks of calls (other processes only ever add time)."""
+    blocks = min(blocks, number)
+    return min(timer.timeit(number // blocks).mean for _ in range(blocks))
+
+
 def compare(
     baseline: tuple[str, Callable[[], object]],
     variants: dict[str, Callable[[], object]],
@@ -140,13 +146,16 @@ def compare(
     warmup: int = 3,
     threads: int = 1,
     device: str = "cpu",
+    blocks: int = 20,
 ) -> dict[str, Comparison]:
     """Time a baseline and its variants in alternating rounds.
 
     Every callable is first run ``warmup`` times (which also triggers lazy work such
     as ``torch.compile`` or weight packing), then its calls per measurement are
     chosen so that one measurement lasts about ``min_time`` seconds. Each round
-    measures every callable once, in an order that rotates from round to round.
+    measures every callable once, in an order that rotates from round to round; a
+    measurement is split into ``blocks`` blocks and keeps the fastest block's time per
+    call, because interference from other processes only ever adds time.
 
     Args:
         baseline: ``(name, callable)`` of the reference variant (usually float32).
@@ -156,6 +165,7 @@ def compare(
         warmup: Untimed calls of each callable before measuring.
         threads: Threads for the measurement (``torch.utils.benchmark.Timer`` sets them).
         device: ``"cpu"`` or ``"cuda"`` (CUDA is synchronized around every measurement).
+        blocks: Blocks per measurement (the fastest counts).
 
     Returns:
         One [Comparison][reference_impl.bench.timing.Comparison] per variant name.
@@ -174,6 +184,8 @@ def compare(
         raise ConfigError(f"rounds must be >= 2 to compute a spread, got {rounds}")
     if min_time <= 0:
         raise ConfigError(f"min_time must be > 0 seconds, got {min_time}")
+    if blocks < 1:
+        raise ConfigError(f"blocks must be >= 1, got {blocks}")
     if not variants:
         raise ConfigError("give at least one variant to compare against the baseline")
     base_name, base_fn = baseline
@@ -199,7 +211,7 @@ def compare(
         if r % 2:
             order.reverse()
         for name in order:
-            per_round[name].append(timers[name].timeit(numbers[name]).mean)
+            per_round[name].append(_best_of_blocks(timers[name], numbers[name], blocks))
     base_times = per_round[base_name]
     return {
         name: Comparison(

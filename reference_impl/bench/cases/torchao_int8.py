@@ -13,6 +13,8 @@ CPU-only machine; they are harmless here.
 from __future__ import annotations
 
 import copy
+import importlib
+import warnings
 
 import torch
 from torch import nn
@@ -73,6 +75,14 @@ def run(cfg: BenchConfig) -> CaseResult:
             raise RuntimeError(f"torchao {name} left the Linear weight as a plain float tensor")
         quantized[name] = (q, weight_type.__name__)
     modes = ["eager"] + (["torch.compile"] if cfg.compile else [])
+    if cfg.compile:
+        # Importing inductor defines torch.utils.mkldnn's TorchScript classes, which warn
+        # that torch.jit.script_method is deprecated (torch's own code, not ours).
+        with warnings.catch_warnings():
+            warnings.filterwarnings(
+                "ignore", message=r"`torch\.jit\.script_method` is deprecated", category=DeprecationWarning
+            )
+            importlib.import_module("torch._inductor.compile_fx")
     for mode in modes:
         wrap = torch.compile if mode == "torch.compile" else (lambda m: m)
         base = wrap(model)
