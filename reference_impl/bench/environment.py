@@ -37,7 +37,7 @@ ISA_FLAGS = (
 
 #: Environment variables that make PyTorch (ATen) and oneDNN use a smaller instruction set
 #: than the CPU has, to emulate an older CPU.
-_ISA_LIMIT_VARS = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA")
+_ISA_LIMIT_VARS = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS")
 
 
 def _cpuinfo_field(name: str) -> str | None:
