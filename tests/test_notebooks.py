@@ -14,19 +14,19 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from tests import warning_policy
-from tests.docs_model import DOCS, page_files
+from tests.docs_model import DOCS, REPO, page_files
 
 NOTEBOOKS = [rel for rel in page_files("ja") if rel.endswith(".ipynb")]
 
 
 def _policy_cell() -> str:
-    rules = [(e.prefix, e.category) for e in warning_policy.ALLOWED]
+    """First cell: the same warnings policy as every other test (tests/warning_policy.py)."""
     return (
-        "import re, warnings, builtins\n"
-        "warnings.simplefilter('error')\n"
-        f"for prefix, category in {rules!r}:\n"
-        "    warnings.filterwarnings('ignore', re.escape(prefix), getattr(builtins, category))\n"
+        "import sys\n"
+        f"sys.path.insert(0, {str(REPO)!r})\n"
+        "from tests import warning_policy\n"
+        "warning_policy.install()\n"
+        "del sys.path[0]\n"
     )
 
 

@@ -12,7 +12,6 @@ in practice most outputs agree to float32 rounding.
 
 from __future__ import annotations
 
-import warnings
 
 import pytest
 import torch

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import torch
 
-from reference_impl.bench.cases._fmt import ms, percent, timed_columns
+from reference_impl.bench.cases._fmt import percent, timed_columns
 from reference_impl.bench.config import BenchConfig, relative_l2
 from reference_impl.bench.results import CaseResult, Column, comparison_cells
 
