@@ -3,6 +3,7 @@
 
 import os
 import socket
+import time
 from datetime import timedelta
 
 import torch
@@ -40,6 +41,7 @@ def worker(rank, world_size, port):
         for r, value in enumerate(gathered):
             print(f"rank {r}: parameter checksum {value.item():.4f}")
         print("identical parameters on all ranks:", all(torch.equal(g, gathered[0]) for g in gathered))
+    time.sleep(0.5)  # let gloo's threads finish before the process exits (see the torchrun script)
     dist.destroy_process_group()
 
 

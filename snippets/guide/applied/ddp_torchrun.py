@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from datetime import timedelta
 
 import torch
@@ -61,6 +62,9 @@ def train():
             print(f"rank {r}: {batches} batches per epoch, parameter checksum {check:.4f}")
         print("identical parameters on all ranks:", len({check for _, _, check, _ in report}) == 1)
         print("each epoch starts with a different batch:", all(len(set(f)) == 3 for *_, f in report))
+    # gloo's worker threads may still be releasing the last collective's tensors; a process that
+    # exits in that moment aborts ("terminate called without an active exception"). See the page.
+    time.sleep(0.5)
     dist.destroy_process_group()
 
 
