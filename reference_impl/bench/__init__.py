@@ -2,7 +2,9 @@
 
 ``python -m reference_impl bench [--quick] [--device cpu|cuda] [--threads N] [--cases ...] [--out DIR]``
 writes ``benchmarks/results/<device>/<case>.json`` and ``<case>.md`` (a table and a
-one-line environment stamp, ready to include in a page) for these cases:
+one-line environment stamp, ready to include in a page), plus ``<case>.ja.md``, the same
+table in Japanese (module `i18n`; ``--render-only`` rewrites those from the committed
+``<case>.md`` without measuring), for these cases:
 
 - ``storage``: bytes per element and per model for each dtype, against the limit;
 - ``matmul``: float32 / float16 / bfloat16 (and TF32 on CUDA) matmul with TFLOP/s;

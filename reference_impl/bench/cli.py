@@ -9,7 +9,7 @@ from typing import Sequence
 
 from reference_impl.bench.cases import CASES
 from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import render_markdown
+from reference_impl.bench.results import render_markdown, write_japanese
 from reference_impl.bench.runner import run_bench
 from reference_impl.errors import ConfigError
 
@@ -28,7 +28,8 @@ def build_parser(prog: str = "python -m reference_impl bench") -> argparse.Argum
     p = argparse.ArgumentParser(
         prog=prog,
         description="Measure dtype storage, matmul, int8 quantization, AMP and reference implementations "
-        "on this machine; write JSON and markdown tables with the environment stamp.",
+        "on this machine; write JSON and markdown tables (English <case>.md, Japanese <case>.ja.md) "
+        "with the environment stamp. --render-only rewrites the Japanese tables and measures nothing.",
     )
     p.add_argument("--quick", action="store_true", help="fewer, shorter rounds and no torch.compile (CI)")
     p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
@@ -38,7 +39,28 @@ def build_parser(prog: str = "python -m reference_impl bench") -> argparse.Argum
     p.add_argument("--rounds", type=int, default=None, help="alternating rounds per comparison (quick 5, full 9)")
     p.add_argument("--min-time", type=float, default=None, help="seconds per measurement (quick 0.05, full 0.25)")
     p.add_argument("--print", dest="print_tables", action="store_true", help="also print every table")
+    p.add_argument(
+        "--render-only", action="store_true",
+        help="measure nothing: rewrite every <case>.ja.md (the Japanese table) of the results folder "
+        "(--out, default benchmarks/results/<device>) from its committed <case>.md",
+    )
     return p
+
+
+def _render_only(folder: Path) -> int:
+    if not folder.is_dir():
+        print(f"error: no results folder {folder}; run the benchmark first or pass --out", file=sys.stderr)
+        return 2
+    try:
+        written = write_japanese(folder)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    if not written:
+        print(f"no <case>.md with a <case>.json in {folder}: nothing to render")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status (0 on success, 2 on a configuration error).
     """
     args = build_parser().parse_args(argv)
+    if args.render_only:
+        return _render_only(args.out if args.out is not None else Path("benchmarks") / "results" / args.device)
     try:
         cfg = BenchConfig.make(
             device=args.device, quick=args.quick, rounds=args.rounds, min_time=args.min_time, threads=args.threads

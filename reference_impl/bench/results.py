@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from reference_impl.bench.environment import stamp_line
+from reference_impl.bench.i18n import japanese_path, to_japanese
 from reference_impl.bench.timing import Comparison, describe_ratio
 
-__all__ = ["CaseResult", "Column", "comparison_cells", "render_markdown", "write_case"]
+__all__ = ["CaseResult", "Column", "case_markdown_files", "comparison_cells", "render_markdown", "write_case",
+           "write_japanese"]
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,7 @@ def _jsonable(value: Any) -> Any:
 
 
 def write_case(result: CaseResult, env: dict[str, str], out_dir: Path) -> tuple[Path, Path]:
-    """Write ``<name>.json`` and ``<name>.md`` into ``out_dir``.
+    """Write ``<name>.json``, ``<name>.md`` and its Japanese version ``<name>.ja.md`` into ``out_dir``.
 
     Args:
         result: The case.
@@ -147,7 +149,11 @@ def write_case(result: CaseResult, env: dict[str, str], out_dir: Path) -> tuple[
         out_dir: Folder (created if missing).
 
     Returns:
-        The JSON path and the markdown path.
+        The JSON path and the (English) markdown path.
+
+    Raises:
+        UntranslatedError: The markdown has English text the Japanese translation does not know
+            (nothing but the JSON is written then; add the text to ``reference_impl/bench/i18n.py``).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     data = {
@@ -163,5 +169,38 @@ def write_case(result: CaseResult, env: dict[str, str], out_dir: Path) -> tuple[
     json_path = out_dir / f"{result.name}.json"
     md_path = out_dir / f"{result.name}.md"
     json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    md_path.write_text(render_markdown(result, env))
+    markdown = render_markdown(result, env)
+    japanese = to_japanese(markdown)
+    md_path.write_text(markdown)
+    japanese_path(md_path).write_text(japanese)
     return json_path, md_path
+
+
+def case_markdown_files(folder: Path) -> list[Path]:
+    """The English ``<case>.md`` files of a results folder (those with a ``<case>.json`` next to them).
+
+    Args:
+        folder: A results folder such as ``benchmarks/results/cpu``.
+
+    Returns:
+        The sorted paths (a ``README.md`` or a ``.ja.md`` is not a case).
+    """
+    return sorted(p for p in folder.glob("*.md") if not p.name.endswith(".ja.md") and p.with_suffix(".json").is_file())
+
+
+def write_japanese(folder: Path) -> list[Path]:
+    """Rewrite every ``<case>.ja.md`` of a results folder from its ``<case>.md``; measures nothing.
+
+    Args:
+        folder: A results folder such as ``benchmarks/results/cpu``.
+
+    Returns:
+        The ``.ja.md`` paths written.
+
+    Raises:
+        UntranslatedError: A file has English text the translation does not know (nothing is written).
+    """
+    pages = {japanese_path(md): to_japanese(md.read_text()) for md in case_markdown_files(folder)}
+    for path, text in pages.items():
+        path.write_text(text)
+    return list(pages)
