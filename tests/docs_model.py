@@ -113,6 +113,42 @@ def page_files(lang: str) -> list[str]:
     )
 
 
+RESULTS_DIR = "benchmarks/results/"
+
+
+def results_include_counterpart(path: str) -> str:
+    """The English include a Japanese page's include stands for.
+
+    Japanese pages include the Japanese benchmark table ``benchmarks/results/<dev>/<case>.ja.md``
+    where English pages include ``<case>.md``; every other include must be the same path.
+    """
+    if path.startswith(RESULTS_DIR) and path.endswith(".ja.md"):
+        return path.removesuffix(".ja.md") + ".md"
+    return path
+
+
+def results_include_problems(page: Page) -> list[str]:
+    """Benchmark tables included in the wrong language (a ja page must include ``<case>.ja.md``)."""
+    problems = []
+    for item in page.structure:
+        path = item.removeprefix("include:")
+        if not item.startswith("include:") or not path.startswith(RESULTS_DIR) or not path.endswith(".md"):
+            continue
+        japanese = path.endswith(".ja.md")
+        if page.lang == "ja" and not japanese:
+            problems.append(
+                f"docs/ja/{page.rel} includes the English table {path}; include "
+                f"{path.removesuffix('.md')}.ja.md (written by the bench command, "
+                "`python -m reference_impl bench --render-only` rewrites it)"
+            )
+        elif page.lang != "ja" and japanese:
+            problems.append(f"docs/{page.lang}/{page.rel} includes the Japanese table {path}; include "
+                            f"{results_include_counterpart(path)}")
+        elif not (REPO / path).is_file():
+            problems.append(f"docs/{page.lang}/{page.rel} includes {path}, which does not exist")
+    return problems
+
+
 @cache
 def page(lang: str, rel: str) -> Page:
     return parse_markdown((DOCS / lang / rel).read_text(encoding="utf-8"), lang, rel)

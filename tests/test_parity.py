@@ -11,7 +11,16 @@ import difflib
 
 import pytest
 
-from tests.docs_model import DOCS, load_config, nav_files, notebook_cells, page, page_files
+from tests.docs_model import (
+    DOCS,
+    load_config,
+    nav_files,
+    notebook_cells,
+    page,
+    page_files,
+    results_include_counterpart,
+    results_include_problems,
+)
 
 
 def test_same_pages_in_both_languages():
@@ -55,8 +64,19 @@ def test_same_code(rel):
 
 @pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".md")])
 def test_same_structure(rel):
-    ja, en = page("ja", rel).structure, page("en", rel).structure
+    # A Japanese page includes the Japanese benchmark table (<case>.ja.md) where the English one has <case>.md.
+    ja = [
+        "include:" + results_include_counterpart(item.removeprefix("include:")) if item.startswith("include:") else item
+        for item in page("ja", rel).structure
+    ]
+    en = page("en", rel).structure
     assert ja == en, _diff(ja, en, f"{rel}: admonitions/tabs/includes/markers")
+
+
+@pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".md")])
+def test_benchmark_tables_are_in_the_page_language(rel):
+    problems = results_include_problems(page("ja", rel)) + results_include_problems(page("en", rel))
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".ipynb")])
