@@ -33,6 +33,7 @@ def test_every_case_and_the_environment_are_written(quick):
     for name in ["environment", *CASES]:
         assert (out / f"{name}.json").is_file(), name
         assert (out / f"{name}.md").is_file(), name
+        assert (out / f"{name}.ja.md").is_file(), name  # the Japanese table, translated strictly
         assert name in results
     assert set(CASES) >= {"storage", "matmul", "dynamic_int8", "torchao", "amp_step", "reference", "profiler_overhead"}
 
