@@ -133,7 +133,7 @@ def test_compare_alternates_and_rejects_bad_settings():
 def test_cli_selects_cases_and_reports_errors(tmp_path, capsys):
     assert bench_main(["--cases", "storage", "--out", str(tmp_path), "--quick"]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "environment.json", "environment.md", "storage.json", "storage.md"
+        "environment.ja.md", "environment.json", "environment.md", "storage.ja.md", "storage.json", "storage.md"
     ]
     assert "results written to" in capsys.readouterr().out
     if not torch.cuda.is_available():
