@@ -120,12 +120,14 @@ def test_write_case_writes_english_and_japanese(tmp_path):
     assert "ばらつきが大きすぎて公表できない行" in text and ": bfloat16。" in text and "クイック実行" in text
 
 
-def test_write_case_refuses_untranslatable_markdown(tmp_path):
+def test_write_case_keeps_the_measurement_but_no_stale_japanese_table(tmp_path):
     result = _case(noisy=False)
+    (tmp_path / "demo.ja.md").write_text("stale\n")
     result.notes.append("A sentence nobody translated.")
     with pytest.raises(UntranslatedError, match="A sentence nobody translated"):
         write_case(result, ENV, tmp_path)
-    assert not (tmp_path / "demo.ja.md").exists() and not (tmp_path / "demo.md").exists()
+    assert (tmp_path / "demo.json").exists() and (tmp_path / "demo.md").exists()  # nothing measured is lost
+    assert not (tmp_path / "demo.ja.md").exists()  # and no out-of-date Japanese table stays behind
 
 
 def test_render_only_rewrites_the_japanese_files_and_measures_nothing(tmp_path, capsys):

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from reference_impl.bench.environment import stamp_line
-from reference_impl.bench.i18n import japanese_path, to_japanese
+from reference_impl.bench.i18n import UntranslatedError, japanese_path, to_japanese
 from reference_impl.bench.timing import Comparison, describe_ratio
 
 __all__ = ["CaseResult", "Column", "case_markdown_files", "comparison_cells", "render_markdown", "write_case",
@@ -152,8 +152,10 @@ def write_case(result: CaseResult, env: dict[str, str], out_dir: Path) -> tuple[
         The JSON path and the (English) markdown path.
 
     Raises:
-        UntranslatedError: The markdown has English text the Japanese translation does not know
-            (nothing but the JSON is written then; add the text to ``reference_impl/bench/i18n.py``).
+        UntranslatedError: The markdown has English text the Japanese translation does not know.
+            The JSON and the English markdown are written anyway (nothing measured is lost) and a
+            stale ``.ja.md`` is removed; add the text to ``reference_impl/bench/i18n.py``, then run
+            ``python -m reference_impl bench --render-only``.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     data = {
@@ -170,9 +172,13 @@ def write_case(result: CaseResult, env: dict[str, str], out_dir: Path) -> tuple[
     md_path = out_dir / f"{result.name}.md"
     json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     markdown = render_markdown(result, env)
-    japanese = to_japanese(markdown)
     md_path.write_text(markdown)
-    japanese_path(md_path).write_text(japanese)
+    ja_path = japanese_path(md_path)
+    try:
+        ja_path.write_text(to_japanese(markdown))
+    except UntranslatedError:
+        ja_path.unlink(missing_ok=True)
+        raise
     return json_path, md_path
 
 

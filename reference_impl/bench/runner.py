@@ -11,6 +11,7 @@ import torch
 from reference_impl.bench.cases import CASES, load_case
 from reference_impl.bench.config import BenchConfig
 from reference_impl.bench.environment import collect_environment
+from reference_impl.bench.i18n import UntranslatedError
 from reference_impl.bench.results import CaseResult, Column, write_case
 from reference_impl.errors import ConfigError
 
@@ -78,6 +79,9 @@ def run_bench(
 
     Raises:
         ConfigError: An unknown case name.
+        UntranslatedError: After all cases ran, when a table has English text that
+            ``reference_impl/bench/i18n.py`` cannot translate (its JSON and English markdown
+            are written; only the ``.ja.md`` is missing).
     """
     names = list(cases) if cases else list(CASES)
     unknown = [n for n in names if n not in CASES]
@@ -88,14 +92,24 @@ def run_bench(
     try:
         env = collect_environment(device=cfg.device, threads=cfg.threads, mode="quick" if cfg.quick else "full")
         results = {"environment": environment_case(env)}
-        write_case(results["environment"], env, out_dir)
-        for name in names:
+        untranslated = []
+        for name in ["environment", *names]:
             start = time.perf_counter()
-            log(f"[bench] {name} ...")
-            result = load_case(name)(cfg)
-            results[name] = result
-            json_path, md_path = write_case(result, env, out_dir)
+            if name != "environment":
+                log(f"[bench] {name} ...")
+                results[name] = load_case(name)(cfg)
+            try:
+                json_path, md_path = write_case(results[name], env, out_dir)
+            except UntranslatedError as err:  # the English table is written: keep measuring the rest
+                untranslated.append(str(err))
+                log(f"[bench] {name}: no Japanese table: {err}")
+                continue
             log(f"[bench] {name}: {time.perf_counter() - start:.1f} s -> {md_path}")
     finally:
         torch.set_num_threads(previous_threads)
+    if untranslated:
+        raise UntranslatedError(
+            "measured and written in English, but not translated: " + " | ".join(untranslated)
+            + "; then run `python -m reference_impl bench --render-only`"
+        )
     return results
