@@ -203,3 +203,27 @@ def test_typed_errors(call, error):
 def test_nan_error_is_also_a_value_error():
     with pytest.raises(ValueError, match="NaN/inf"):
         quantize_per_tensor(torch.tensor([float("nan")]), 0.1, 0, torch.int8)
+
+
+def test_quantize_per_tensor_matches_torchao_bit_for_bit_on_ties():
+    # scale 0.05: x * (1 / scale) = x * 20 lands exactly on .5 for many float32 values
+    quantize_affine = pytest.importorskip("torchao.quantization.quant_primitives").quantize_affine
+    x = torch.randn(1 << 20, generator=torch.Generator().manual_seed(0)) * 4
+    expected = quantize_affine(x, (x.numel(),), torch.tensor([0.05]), torch.tensor([3]), torch.int8, -128, 127)
+    ties = ((x * (1 / torch.tensor(0.05))).frac().abs() == 0.5).sum()
+    assert ties > 0
+    assert torch.equal(quantize_per_tensor(x, 0.05, 3, torch.int8), expected)
+
+
+@pytest.mark.cuda
+def test_quantize_per_channel_on_cuda_matches_cpu():
+    torch.manual_seed(2)
+    w = torch.randn(8, 16) * torch.logspace(-2, 1, 8).unsqueeze(1)
+    lo, hi = torch.aminmax(w, dim=1)
+    p = choose_qparams(lo, hi, torch.int8, symmetric=True)
+    cpu = quantize_per_channel(w, p.scale, p.zero_point, 0, torch.int8)
+    gpu = quantize_per_channel(w.cuda(), p.scale.cuda(), p.zero_point.cuda(), 0, torch.int8)
+    assert gpu.device.type == "cuda"
+    assert torch.equal(cpu, gpu.cpu())
+    back = dequantize_per_channel(gpu, p.scale.cuda(), p.zero_point.cuda(), 0)
+    assert torch.equal(back.cpu(), dequantize_per_channel(cpu, p.scale, p.zero_point, 0))

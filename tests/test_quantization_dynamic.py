@@ -153,3 +153,19 @@ def test_one_dimensional_input_is_rejected_clearly():
     w = quantize_weight(torch.randn(3, 4))
     with pytest.raises(ValueError, match="2-D"):
         dynamic_rnn_cell(torch.randn(4), torch.zeros(1, 3), w, quantize_weight(torch.randn(3, 3)))
+
+
+@pytest.mark.cuda
+def test_dynamic_rnn_cell_on_cuda_matches_cpu():
+    torch.manual_seed(10)
+    w_ih, w_hh = quantize_weight(torch.randn(6, 5)), quantize_weight(torch.randn(6, 6))
+    b_ih, b_hh = torch.randn(6), torch.randn(6)
+    x, h = torch.randn(3, 5), torch.randn(3, 6)
+    cpu = dynamic_rnn_cell(x, h, w_ih, w_hh, b_ih, b_hh)
+
+    def to_cuda(w):
+        return QuantizedWeight(w.q.cuda(), w.scale.cuda(), w.zero_point.cuda())
+
+    gpu = dynamic_rnn_cell(x.cuda(), h.cuda(), to_cuda(w_ih), to_cuda(w_hh), b_ih.cuda(), b_hh.cuda())
+    assert gpu.device.type == "cuda"
+    assert torch.allclose(cpu, gpu.cpu(), atol=1e-5)

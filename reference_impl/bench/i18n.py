@@ -41,6 +41,7 @@ _HEADERS = {
     "result (median of rounds)": "結果 (ラウンドの中央値)",
     "spread (max/min)": "ばらつき (最大/最小)",
     "loss after steps, diff vs baseline": "数ステップ後の損失 (基準との差)",
+    "step peak MiB (CUDA)": "1 ステップのピークメモリ MiB (CUDA)",
     "model and input": "モデルと入力",
     "quantized module": "量子化後のモジュール",
     "state_dict smaller by": "state_dict の縮小率",
@@ -75,6 +76,7 @@ _CELLS: list[tuple[str, str]] = [
     (rf"{_NUM}x slower \(one measurement\)", r"\1 倍遅い (1 回だけの測定)"),
     (rf"no clear difference \({_NUM}x\)", r"明確な差なし (\1 倍)"),
     (r"baseline", "基準"),
+    (r"quantize per tensor \(int8\)", "テンソル単位の量子化 (int8)"),
     (rf"{_NUM} \(too noisy to publish\)", r"\1 (ばらつきが大きすぎて公表不可)"),
     (r"single pass, no rounds", "1 回だけ (ラウンドなし)"),
     (r"tensor of ([\d,]+) elements", r"要素数 \1 のテンソル"),
@@ -147,6 +149,12 @@ _NOTES: list[tuple[str, str]] = [
     (r"Median of (\d+) alternating rounds\.", r"交互に実行した \1 ラウンドの中央値です。"),
     (r"On CPU, bfloat16 needs no loss scaling; the GradScaler row only measures what the scaler costs\.",
      "CPU の bfloat16 には損失スケーリングが要らないので、GradScaler の行はスケーラーのコストだけを測っています。"),
+    (r"Peak memory is measured on CUDA only \(PyTorch keeps no allocator statistics for CPU\)\.",
+     "ピークメモリは CUDA でだけ測ります (PyTorch は CPU のアロケータ統計を持たないため)。"),
+    (r"float32 step peak: (\d+) MiB\. Step peak = torch\.cuda\.max_memory_allocated during one step minus the memory "
+     r"allocated before it \(activations, gradients, autocast's weight copies\)\.",
+     r"float32 の 1 ステップのピーク: \1 MiB。ステップのピーク = 1 ステップ中の torch.cuda.max_memory_allocated から、"
+     r"その直前に確保済みだったメモリを引いた値です (活性、勾配、autocast による重みのコピー)。"),
     (r"Ratios: float32 time / int8 time, median of (\d+) alternating rounds \((\d+) threads?\); "
      r"spread = largest / smallest per-round ratio\.",
      r"比は float32 の時間 / int8 の時間で、交互に実行した \1 ラウンドの中央値です (\2 スレッド)。"
@@ -172,6 +180,10 @@ _NOTES: list[tuple[str, str]] = [
      "これが含まれていました (新しい Python プロセスで、プロファイルなしのウォームアップを 1 回行った後に測定)。"),
     (r"([\d,]+) random float32 bit patterns \(all exponents, subnormals, inf, NaN\)\.",
      r"ランダムな float32 のビットパターン \1 個 (すべての指数、非正規化数、inf、NaN を含む) です。"),
+    (r"Rounding rows: ([\d,]+) random float32 bit patterns \(all exponents, subnormals, inf, NaN\)\.",
+     r"丸めの行: ランダムな float32 のビットパターン \1 個 (すべての指数、非正規化数、inf、NaN を含む) です。"),
+    (r"Quantization rows: ([\d,]+) normal values with standard deviation 4 \(clamping and exact ties included\)\.",
+     r"量子化の行: 標準偏差 4 の正規分布の値 \1 個 (クランプされる値とちょうど中間の値を含む) です。"),
     (r"The result column says how the readable reference compares with PyTorch's kernel: "
      r"it is meant to be read, not to be fast\.",
      "結果の列は、読みやすく書いた参照実装が PyTorch のカーネルと比べてどうかを示します。"

@@ -63,5 +63,6 @@ __all__ = [
     "quantize_per_tensor",
     "quantize_weight",
     "replaced_modules",
+    "requantized_linear",
     "state_dict_bytes",
 ]

@@ -153,7 +153,9 @@ def quantize_per_tensor(x: torch.Tensor, scale: Any, zero_point: Any, dtype: tor
     """Quantize with one scale and zero point for the whole tensor.
 
     ``q = clamp(round(x / scale) + zero_point, qmin, qmax)``, with round-half-to-even,
-    computed in float32 as ``x * (1 / scale)`` like PyTorch's CPU kernel.
+    computed in float32 as ``x * (1 / scale)``, bit for bit like torchao's ``quantize_affine``.
+    The deprecated ``torch.quantize_per_tensor`` can differ by one step on the few values
+    where ``x * (1 / scale)`` lands exactly on .5 in float32 but the exact quotient does not.
 
     Args:
         x: Floating-point tensor without NaN/inf.
@@ -277,8 +279,8 @@ def dequantize_per_channel(q: torch.Tensor, scales: Any, zero_points: Any, axis:
 
 
 def _quantize(x, scale, zero_point, qmin, qmax, dtype):
-    # float32 arithmetic, as PyTorch's CPU kernel: multiply by 1/scale, round half
-    # to even, add the zero point, clamp.
+    # float32 arithmetic, as torchao's quantize_affine: multiply by 1/scale, round
+    # half to even, add the zero point, clamp.
     inv_scale = 1.0 / scale.to(x.device, torch.float32)
     codes = torch.round(x.to(torch.float32) * inv_scale).to(torch.int64) + zero_point.to(x.device)
     return codes.clamp(qmin, qmax).to(dtype)

@@ -5,6 +5,7 @@ CPU: ``torch.autocast("cpu", dtype=torch.bfloat16)``. CUDA: float16 with a
 (the same autocast step with and without the scaler). Each step is
 ``zero_grad``, forward, cross-entropy, backward, SGD step on an MLP
 1024-2048-2048-10 at batch 256 (CPU) or 4096-8192-8192-10 at batch 4096 (CUDA).
+On CUDA the table also gives each step's peak memory (see ``step_peak_mib``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from reference_impl.bench.cases._fmt import timed_columns
 from reference_impl.bench.config import BenchConfig
 from reference_impl.bench.results import CaseResult, Column, comparison_cells
 
-__all__ = ["run"]
+__all__ = ["run", "step_peak_mib"]
 
 
 def _mlp(d_in: int, hidden: int) -> nn.Module:
@@ -54,6 +55,36 @@ def _make_step(model: nn.Module, x, y, device: str, dtype: torch.dtype | None, s
     return step, seen
 
 
+def step_peak_mib(step, device: str) -> float | None:
+    """Peak memory one training step needs above what is held between steps, in MiB.
+
+    ``torch.cuda.max_memory_allocated`` during one call of ``step``, minus
+    ``torch.cuda.memory_allocated`` just before it: activations, gradients,
+    autocast's low-precision weight copies and temporaries, but not the
+    parameters and inputs that stay allocated anyway.
+
+    Args:
+        step: A zero-argument training step (run once before, so its state is steady).
+        device: ``"cuda"`` to measure; any other device returns ``None``.
+
+    Returns:
+        MiB, or ``None`` where PyTorch has no allocator statistics (CPU).
+
+    Examples:
+        >>> step_peak_mib(lambda: None, "cpu") is None
+        True
+    """
+    if device != "cuda":
+        return None
+    step()
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    step()
+    torch.cuda.synchronize()
+    return (torch.cuda.max_memory_allocated() - before) / 2**20
+
+
 def run(cfg: BenchConfig) -> CaseResult:
     """Measure a training step: float32 vs autocast, and the GradScaler's overhead.
 
@@ -82,6 +113,7 @@ def run(cfg: BenchConfig) -> CaseResult:
             Column("baseline", "compared with"),
             *timed_columns("baseline ms", "variant ms"),
             Column("loss_diff", "loss after steps, diff vs baseline", lambda v: f"{v:.1e}"),
+            Column("peak_mib", "step peak MiB (CUDA)", lambda v: f"{v:.0f}"),
         ],
     )
     if dev == "cpu":
@@ -113,6 +145,7 @@ def run(cfg: BenchConfig) -> CaseResult:
         if seen["logits"] != expected:
             raise RuntimeError(f"{name}: logits came out as {seen['logits']}, expected {expected}")
 
+    peaks = {name: step_peak_mib(step, dev) for name, (step, _) in steps.items()}
     comparisons = cfg.compare(("float32", steps["float32"][0]), {n: s for n, (s, _) in steps.items() if n != "float32"})
     for name, c in comparisons.items():
         result.comparisons[name] = c
@@ -123,6 +156,7 @@ def run(cfg: BenchConfig) -> CaseResult:
                 "baseline": "float32",
                 **comparison_cells(c),
                 "loss_diff": abs(losses[name] - losses["float32"]),
+                "peak_mib": peaks[name],
             }
         )
     # GradScaler overhead: same autocast step with and without the scaler, alternated.
@@ -137,6 +171,7 @@ def run(cfg: BenchConfig) -> CaseResult:
             "baseline": plain + " (scaler overhead)",
             **comparison_cells(c),
             "loss_diff": abs(losses[scaled] - losses[plain]),
+            "peak_mib": peaks[scaled],
         }
     )
     result.notes.append(
@@ -146,5 +181,11 @@ def run(cfg: BenchConfig) -> CaseResult:
     if dev == "cpu":
         result.notes.append(
             "On CPU, bfloat16 needs no loss scaling; the GradScaler row only measures what the scaler costs."
+        )
+        result.notes.append("Peak memory is measured on CUDA only (PyTorch keeps no allocator statistics for CPU).")
+    else:
+        result.notes.append(
+            f"float32 step peak: {peaks['float32']:.0f} MiB. Step peak = torch.cuda.max_memory_allocated during one "
+            "step minus the memory allocated before it (activations, gradients, autocast's weight copies)."
         )
     return result

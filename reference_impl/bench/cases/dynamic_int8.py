@@ -1,6 +1,8 @@
 """Dynamic int8 (``torch.ao.quantization.quantize_dynamic``) against float32, on CPU.
 
-Models: ``Linear(1024, 1024)`` at batch 1, 16 and 128; a 2-layer ``LSTM(256, 512)``
+Models: ``Linear(64, 64)`` and ``Linear(256, 256)`` at batch 1 (small layers, where the
+per-call quantization overhead can outweigh the int8 saving);
+``Linear(1024, 1024)`` at batch 1, 16 and 128; a 2-layer ``LSTM(256, 512)``
 over 64 steps at batch 8; ``RNNCell(256, 512)`` as one step at batch 1 and 32,
 and as a 64-step Python loop at batch 8. For each: latency ratio, state_dict
 size ratio, and relative L2 error of both variants against a float64 run.
@@ -54,10 +56,13 @@ def _setups(quick: bool) -> list[tuple[str, nn.Module, type, Callable[[torch.dty
 
     dyn = torch.ao.nn.quantized.dynamic
     torch.manual_seed(0)
+    small, medium = _Wrap(nn.Linear(64, 64)), _Wrap(nn.Linear(256, 256))
     linear = _Wrap(nn.Linear(1024, 1024))
     lstm = _Wrap(nn.LSTM(256, 512, num_layers=2))
     cell = nn.RNNCell(256, 512)
     return [
+        ("Linear 64x64, batch 1", small, dyn.Linear, inputs((1, 64))),
+        ("Linear 256x256, batch 1", medium, dyn.Linear, inputs((1, 256))),
         ("Linear 1024x1024, batch 1", linear, dyn.Linear, inputs((1, 1024))),
         ("Linear 1024x1024, batch 16", linear, dyn.Linear, inputs((16, 1024))),
         ("Linear 1024x1024, batch 128", linear, dyn.Linear, inputs((128, 1024))),

@@ -2,8 +2,9 @@
 
 Each [ReferencePair][reference_impl.bench.cases.reference.ReferencePair] names a
 reference function, the PyTorch kernel it re-implements, an input maker and a
-way to count bit-exact agreements. To benchmark another reference (for example
-a quantization reference), append a pair to
+way to count bit-exact agreements: the two float32 roundings of
+``reference_impl.storage`` and int8 quantization against torchao's
+``quantize_affine``. To benchmark another reference, append a pair to
 `REFERENCE_PAIRS`: the
 case picks it up, times both functions in alternating rounds and reports how
 many outputs agree bit for bit and how much slower the readable version is.
@@ -20,7 +21,7 @@ from reference_impl.bench.cases._fmt import timed_columns
 from reference_impl.bench.config import BenchConfig
 from reference_impl.bench.results import CaseResult, Column, comparison_cells
 
-__all__ = ["REFERENCE_PAIRS", "ReferencePair", "bit_exact_count", "float32_test_values", "run"]
+__all__ = ["REFERENCE_PAIRS", "ReferencePair", "bit_exact_count", "float32_test_values", "normal_test_values", "run"]
 
 
 def float32_test_values(n: int, device: str = "cpu") -> torch.Tensor:
@@ -113,8 +114,55 @@ def _storage_pairs() -> list[ReferencePair]:
     ]
 
 
+def normal_test_values(n: int, device: str = "cpu") -> torch.Tensor:
+    """``n`` float32 values from a normal distribution with standard deviation 4.
+
+    With the scale 0.05 used below, some values fall outside the int8 range (so clamping
+    is exercised) and many land exactly on a rounding tie (``x * 20`` ends in .5).
+
+    Args:
+        n: Number of values.
+        device: Where to create them.
+
+    Returns:
+        A float32 tensor.
+
+    Examples:
+        >>> normal_test_values(8).shape
+        torch.Size([8])
+    """
+    g = torch.Generator().manual_seed(0)
+    return (torch.randn(n, generator=g) * 4).to(device)
+
+
+def _quantization_pairs() -> list[ReferencePair]:
+    from importlib.util import find_spec
+
+    if find_spec("torchao") is None:  # optional dependency: the row is left out
+        return []
+    from torchao.quantization.quant_primitives import quantize_affine
+
+    from reference_impl.quantization import quantize_per_tensor
+
+    def kernel(x: torch.Tensor) -> torch.Tensor:
+        scale = torch.tensor([0.05], device=x.device)
+        zero_point = torch.tensor([3], device=x.device)
+        return quantize_affine(x, (x.numel(),), scale, zero_point, torch.int8, -128, 127)
+
+    return [
+        ReferencePair(
+            "quantize per tensor (int8)",
+            "reference_impl.quantization.quantize_per_tensor(x, 0.05, 3, torch.int8)",
+            "torchao quantize_affine(x, (x.numel(),), 0.05, 3, torch.int8, -128, 127)",
+            lambda x: quantize_per_tensor(x, 0.05, 3, torch.int8),
+            kernel,
+            make_input=normal_test_values,
+        )
+    ]
+
+
 #: The pairs the ``reference`` case measures. Append to add a reference.
-REFERENCE_PAIRS: list[ReferencePair] = _storage_pairs()
+REFERENCE_PAIRS: list[ReferencePair] = _storage_pairs() + _quantization_pairs()
 
 
 def run(cfg: BenchConfig) -> CaseResult:
@@ -156,7 +204,8 @@ def run(cfg: BenchConfig) -> CaseResult:
             }
         )
     result.notes.append(
-        f"{n:,} random float32 bit patterns (all exponents, subnormals, inf, NaN). "
+        f"Rounding rows: {n:,} random float32 bit patterns (all exponents, subnormals, inf, NaN). "
+        f"Quantization rows: {n:,} normal values with standard deviation 4 (clamping and exact ties included). "
         "The result column says how the readable reference compares with PyTorch's kernel: "
         "it is meant to be read, not to be fast."
     )
