@@ -1,6 +1,7 @@
 """DataLoader with worker processes: run this file as a script (python loader_workers.py)."""
 
 import os
+import threading
 
 import torch
 from torch.utils.data import DataLoader, Dataset
@@ -33,5 +34,13 @@ def main():
         print(f"epoch {epoch}: {len(loader)} batches, sum of squares = {total}")
 
 
+def wait_for_queue_threads(timeout: float = 5.0) -> None:
+    """Let the threads that close the workers' queues finish before Python exits (see the page)."""
+    for thread in threading.enumerate():
+        if thread.name == "QueueFeederThread":
+            thread.join(timeout)
+
+
 if __name__ == "__main__":  # worker processes import this file; without the guard they would rerun main()
-    main()
+    main()  # the loader goes out of scope here: its workers are stopped and its queues closed
+    wait_for_queue_threads()
