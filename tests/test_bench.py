@@ -84,9 +84,12 @@ def test_dynamic_int8_is_really_int8_small_and_accurate(quick):
     labels = " ".join(r["model"] for r in rows)
     for needle in ("batch 1", "batch 16", "batch 128", "LSTM", "one step, batch 1", "one step, batch 32", "64-step loop"):
         assert needle in labels
+    assert "Linear 64x64, batch 1" in labels and "Linear 256x256, batch 1" in labels  # where int8 can lose
     for r in rows:
         assert r["module"].startswith("dynamic."), r
-        assert r["size_ratio"] >= 3.9, r
+        small = r["model"].startswith(("Linear 64x64", "Linear 256x256"))
+        # a small layer's float32 bias and quantization parameters are a larger share of its bytes
+        assert r["size_ratio"] >= (2.5 if small else 3.9), r
         assert r["error_int8"] < 0.03, r
         assert r["error_fp32"] < 1e-5, r
 
