@@ -148,3 +148,13 @@ def test_module_entry_point_rejects_unknown_commands():
     proc = subprocess.run([sys.executable, "-m", "reference_impl", "benchmark"], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "unknown command 'benchmark'" in proc.stderr
+
+
+def test_onnx_runtime_int8_is_smaller_and_accurate(quick):
+    pytest.importorskip("onnxruntime")
+    out, _ = quick
+    rows = _load(out, "onnx_runtime")["rows"]
+    assert [r["batch"] for r in rows] == [1, 64]
+    for r in rows:
+        assert r["size_ratio"] >= 3.9, r
+        assert r["error"] < 0.03, r

@@ -25,6 +25,7 @@ CASES: dict[str, str] = {
     "amp_step": "amp_step",
     "reference": "reference",
     "profiler_overhead": "profiler_overhead",
+    "onnx_runtime": "onnx_runtime",
 }
 
 

@@ -1,0 +1,121 @@
+"""ONNX Runtime: a float32 model against its int8 version, both run by onnxruntime on CPU.
+
+The model (``Linear(1024, 1024)``, ReLU, ``Linear(1024, 1024)``) is exported with the
+dynamo exporter (``torch.onnx.export(..., dynamo=True)``), prepared with
+``quant_pre_process`` and quantized with ``onnxruntime.quantization.quantize_dynamic``
+(int8 weights, activations quantized per call), as on the site's ONNX Runtime page.
+Both sessions use ``cfg.threads`` intra-op threads and run at batch 1 and 64.
+The case is CPU-only; with ``--device cuda`` it says so and measures nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import warnings
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from reference_impl.bench.cases._fmt import percent, timed_columns, times
+from reference_impl.bench.config import BenchConfig, relative_l2
+from reference_impl.bench.results import CaseResult, Column, comparison_cells
+
+__all__ = ["run"]
+
+FEATURES = 1024
+
+
+def _model() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(FEATURES, FEATURES), nn.ReLU(), nn.Linear(FEATURES, FEATURES)).eval()
+
+
+def _export(model: nn.Module, path: Path) -> None:
+    example = torch.randn(4, FEATURES)
+    batch = torch.export.Dim("batch", min=1)
+    with warnings.catch_warnings():
+        # torch 2.13's exporter copies the model with a pytree API it has itself deprecated.
+        warnings.filterwarnings("ignore", message="`isinstance\\(treespec, LeafSpec\\)` is deprecated", category=FutureWarning)
+        torch.onnx.export(model, (example,), path, dynamo=True, verbose=False,
+                          dynamic_shapes=({0: batch},), external_data=False)
+
+
+def _weight_bytes(path: Path) -> int:
+    import onnx
+    from onnx import numpy_helper
+
+    return sum(numpy_helper.to_array(t).nbytes for t in onnx.load(path).graph.initializer)
+
+
+def run(cfg: BenchConfig) -> CaseResult:
+    """Measure onnxruntime float32 against onnxruntime int8 (dynamic quantization).
+
+    Args:
+        cfg: The benchmark settings.
+
+    Returns:
+        The ``onnx_runtime`` case (empty with a note when onnxruntime is missing or the
+        device is not the CPU).
+    """
+    result = CaseResult(
+        "onnx_runtime",
+        f"onnxruntime float32 vs int8, 2x Linear({FEATURES}, {FEATURES})",
+        [
+            Column("batch", "batch"),
+            *timed_columns("float32 ms", "int8 ms"),
+            Column("size_ratio", "weights smaller by", times),
+            Column("error", "int8 error (rel. L2 vs float64)", percent),
+        ],
+    )
+    if cfg.device != "cpu":
+        result.notes.append("Not measured: this case runs onnxruntime's CPU execution provider only.")
+        return result
+    try:
+        import onnxruntime as ort
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+        from onnxruntime.quantization.shape_inference import quant_pre_process
+    except ImportError as err:
+        result.notes.append(f"Not measured: onnxruntime is not installed ({type(err).__name__}: {err}).")
+        return result
+
+    model = _model()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        # the exporter logs which optional torchvision ops it skips; nothing to act on here
+        logging.getLogger("torch.onnx").setLevel(logging.ERROR)
+        _export(model, folder / "float.onnx")
+        quant_pre_process(folder / "float.onnx", folder / "prepared.onnx")
+        quantize_dynamic(folder / "prepared.onnx", folder / "int8.onnx", weight_type=QuantType.QInt8)
+        size_ratio = _weight_bytes(folder / "float.onnx") / _weight_bytes(folder / "int8.onnx")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = cfg.threads
+        options.inter_op_num_threads = 1
+        sessions = {
+            name: ort.InferenceSession(str(folder / f"{name}.onnx"), options, providers=["CPUExecutionProvider"])
+            for name in ("float", "int8")
+        }
+    input_name = sessions["float"].get_inputs()[0].name
+    g = torch.Generator().manual_seed(0)
+    for batch in (1, 64):
+        x = torch.randn(batch, FEATURES, generator=g)
+        feed = {input_name: x.numpy()}
+        with torch.no_grad():
+            reference = _model().double()(x.double())
+        int8_out = torch.from_numpy(sessions["int8"].run(None, feed)[0])
+        label = f"batch {batch}"
+        c = cfg.compare(
+            ("float32", lambda feed=feed: sessions["float"].run(None, feed)),
+            {label: lambda feed=feed: sessions["int8"].run(None, feed)},
+        )[label]
+        result.comparisons[label] = c
+        result.rows.append(
+            {"batch": batch, **comparison_cells(c), "size_ratio": size_ratio, "error": relative_l2(int8_out, reference)}
+        )
+    result.notes.append(
+        f"Both models run in onnxruntime {ort.__version__} (CPU execution provider, {cfg.threads} intra-op "
+        f"thread{'s' if cfg.threads != 1 else ''}); ratio = float32 time / int8 time, median of {cfg.rounds} "
+        "alternating rounds. Weights: bytes of the ONNX initializers."
+    )
+    return result
