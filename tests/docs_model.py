@@ -144,8 +144,6 @@ def results_include_problems(page: Page) -> list[str]:
         elif page.lang != "ja" and japanese:
             problems.append(f"docs/{page.lang}/{page.rel} includes the Japanese table {path}; include "
                             f"{results_include_counterpart(path)}")
-        elif not (REPO / path).is_file():
-            problems.append(f"docs/{page.lang}/{page.rel} includes {path}, which does not exist")
     return problems
 
 

@@ -199,9 +199,9 @@ _NOTES: list[tuple[str, str]] = [
     (r"Each mode compares against float32 in the same mode \(compiled int8 vs compiled float32\)\.",
      "どのモードも同じモードの float32 と比べています (コンパイルした int8 とコンパイルした float32)。"),
     (r"Not measured: onnxruntime is not installed \((.+?)\)\.",
-     r"測定していません: onnxruntime がインストールされていません (\1)。"),
+     r"測っていません。onnxruntime がインストールされていません (\1)。"),
     (r"Not measured: this case runs onnxruntime's CPU execution provider only\.",
-     "測定していません: このケースは onnxruntime の CPU 実行プロバイダーでだけ実行します。"),
+     "測っていません。このケースは onnxruntime の CPU 実行プロバイダーでだけ実行します。"),
     (r"Both models run in onnxruntime (\S+) \(CPU execution provider, (\d+) intra-op threads?\); "
      r"ratio = float32 time / int8 time, median of (\d+) alternating rounds\. Weights: bytes of the ONNX initializers\.",
      r"どちらのモデルも onnxruntime \1 で実行しました (CPU 実行プロバイダー、演算内スレッド \2)。比は float32 の時間 / int8 の時間で、"

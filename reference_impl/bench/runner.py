@@ -99,7 +99,7 @@ def run_bench(
                 log(f"[bench] {name} ...")
                 results[name] = load_case(name)(cfg)
             try:
-                json_path, md_path = write_case(results[name], env, out_dir)
+                _, md_path = write_case(results[name], env, out_dir)
             except UntranslatedError as err:  # the English table is written: keep measuring the rest
                 untranslated.append(str(err))
                 log(f"[bench] {name}: no Japanese table: {err}")
