@@ -54,7 +54,7 @@ def _render(script: Path, names: list[str], library_hash: str) -> Path:
         return out
     out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(REPO))
-    from tests.test_snippets import snippet_env  # the same environment as the snippet tests
+    from tests.support.snippets import snippet_env  # the same environment as the snippet tests (no pytest needed)
 
     proc = subprocess.run(
         [sys.executable, str(script)], cwd=out, env=snippet_env(), capture_output=True, text=True, timeout=600

@@ -63,9 +63,3 @@ def run_block(code: str, filename: str, first_line: int = 1) -> str:
     finally:
         sys.modules["__main__"] = saved_main
     return stdout.getvalue()
-
-
-def normalize_output(text: str, ignore_whitespace: bool = False) -> str:
-    if ignore_whitespace:
-        return " ".join(text.split())
-    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())

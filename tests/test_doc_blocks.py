@@ -14,7 +14,8 @@ import sys
 
 import pytest
 
-from tests.doc_runner import normalize_output, run_block
+from tests.doc_runner import run_block
+from tests.support.outputs import normalize_output
 from tests.docs_model import DOCS, INCLUDE, LANGS, codeblocks_extract, page_files
 
 

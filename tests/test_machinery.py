@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doc_runner import normalize_output, run_block
+from tests.doc_runner import run_block
+from tests.support.outputs import normalize_output
 from tests.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
 from tests.docs_model import parse_markdown
 
@@ -74,3 +75,28 @@ def test_block_runner_reports_markdown_line_numbers():
 def test_output_normalization_only_ignores_trailing_space():
     assert normalize_output("a  \nb\n\n") == "a\nb"
     assert normalize_output("a b") != normalize_output("a  b")
+
+
+# --- the rule for printed numbers (tests/support/outputs.py) ------------------
+
+
+def test_output_tolerance_accepts_drift_within_the_declared_bound():
+    from tests.support.outputs import compare_outputs, parse_tolerance
+
+    tol = parse_tolerance("rel=0.02 abs=1e-6")
+    assert compare_outputs("loss 0.1230  acc 95.1%\n", "loss 0.1235  acc 95.2%", tol) is None
+    assert compare_outputs("error 4e-07", "error 3e-07", parse_tolerance("abs=2e-7")) is None
+    assert compare_outputs("x  9.9 y", "x 10.0 y", parse_tolerance("rel=0.02")) is None  # a column got wider
+
+
+def test_output_tolerance_still_fails_wrong_numbers_and_changed_text():
+    from tests.support.outputs import compare_outputs, parse_tolerance
+
+    tol = parse_tolerance("rel=0.02")
+    assert "not within" in compare_outputs("loss 0.123", "loss 0.200", tol)
+    assert "text differs" in compare_outputs("dtype float16", "dtype bfloat16", tol)
+    assert "text differs" in compare_outputs("torch 2.13.0", "torch 2.11.0", tol)  # a version is text
+    assert "lines" in compare_outputs("a 1\nb 2", "a 1", tol)
+    assert compare_outputs("loss 0.123", "loss 0.1235") is not None  # no tolerance declared: exact
+    with pytest.raises(ValueError, match="rel=0.02"):
+        parse_tolerance("2 percent")

@@ -22,6 +22,7 @@ from reference_impl.quantization import (
     choose_activation_qparams,
     dynamic_linear,
     dynamic_rnn_cell,
+    int8_pairs_saturate,
     quantize_weight,
     requantized_linear,
     choose_qparams,
@@ -115,6 +116,36 @@ def test_rnn_cell_over_a_sequence_stays_close():
     assert (h_ref - h_torch).abs().max().item() < 0.02
 
 
+@pytest.mark.parametrize("saturating", [False, True], ids=["plain", "saturating"])
+def test_int8_pair_saturation_model_matches_the_kernel_this_cpu_runs(saturating):
+    """With 8-bit activations, CPUs without VNNI clamp pair sums in int16; the reference models both kernels.
+
+    The model that matches PyTorch on this machine (``int8_pairs_saturate()``) agrees code for code;
+    the other one is far off, so the test also proves that the data exercises the difference.
+    """
+    torch.manual_seed(8)
+    lin = nn.Linear(16, 8)
+    x = torch.rand(4, 16) * 2 - 0.5
+    xp = choose_qparams(x.min(), x.max(), torch.uint8)
+    y = lin(x).detach()
+    yp = choose_qparams(y.min(), y.max(), torch.uint8)
+    w = quantize_weight(lin.weight)
+    x_q = quantize_per_tensor(x, xp.scale, xp.zero_point, torch.uint8)
+    ours, _ = requantized_linear(x_q, xp, w, lin.bias.detach(), yp, saturate_pairs=saturating)
+    with legacy_quantization():
+        qlin = torch.ao.nn.quantized.Linear(16, 8, dtype=torch.qint8)
+        qw = torch.quantize_per_tensor(lin.weight.detach(), float(w.scale), 0, torch.qint8)
+        qlin.set_weight_bias(qw, lin.bias.detach())
+        qlin.scale, qlin.zero_point = float(yp.scale), int(yp.zero_point)
+        qx = torch.quantize_per_tensor(x, float(xp.scale), int(xp.zero_point), torch.quint8)
+        theirs = qlin(qx).int_repr()
+    worst = (ours.int() - theirs.int()).abs().max().item()
+    if saturating == int8_pairs_saturate():
+        assert worst <= 1
+    else:
+        assert worst >= 8, "the data no longer tells the saturating kernel from the exact one"
+
+
 def test_requantized_linear_matches_torch_static_linear():
     """The static pipeline (int32 bias, requantize) agrees with quantized::linear code for code (±1)."""
     torch.manual_seed(8)
@@ -125,7 +156,7 @@ def test_requantized_linear_matches_torch_static_linear():
     yp = choose_qparams(y.min(), y.max(), torch.uint8)
     w = quantize_weight(lin.weight)
     x_q = quantize_per_tensor(x, xp.scale, xp.zero_point, torch.uint8)
-    ours, _ = requantized_linear(x_q, xp, w, lin.bias.detach(), yp)
+    ours, _ = requantized_linear(x_q, xp, w, lin.bias.detach(), yp, saturate_pairs=int8_pairs_saturate())
     with legacy_quantization():
         qlin = torch.ao.nn.quantized.Linear(16, 8, dtype=torch.qint8)
         qw = torch.quantize_per_tensor(lin.weight.detach(), float(w.scale), 0, torch.qint8)

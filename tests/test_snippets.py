@@ -1,15 +1,9 @@
 """Every file in snippets/ runs as a plain script; the output the site shows for it is checked.
 
-A snippet ``snippets/a/b.py`` may have ``snippets/a/b.out``: its exact stdout,
-which pages include right under the code. Header comments in the first lines:
-
-* ``# requires: cuda`` -- needs a GPU (skipped with a reason on CPU machines);
-* ``# requires-module: onnxruntime`` -- skipped with a reason if not importable;
-* ``# timeout: 120`` -- seconds (default 300);
-* ``# allow-stderr: <regex>`` -- stderr lines matching it are tolerated (say why in a
-  comment next to it; e.g. a library's import-time notices). Anything else on stderr fails;
-* ``# figure: name.svg`` -- the script saves that picture in its working folder; the site
-  build runs it and publishes the picture at ``figures/<snippet folder>/name.svg``.
+A snippet ``snippets/a/b.py`` may have ``snippets/a/b.out``: its stdout as recorded,
+which pages include right under the code. Text must match exactly; numbers too, unless
+the snippet declares ``# output-tolerance: rel=... abs=...`` (tests/support/outputs.py).
+The header comments are listed in tests/support/snippets.py.
 
 Run with ``--update-outputs`` to rewrite existing .out files from a real run
 (to start checking a new snippet, create an empty .out next to it first).
@@ -17,27 +11,15 @@ Run with ``--update-outputs`` to rewrite existing .out files from a real run
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 
 import pytest
 
-from tests import warning_policy
-from tests.doc_runner import normalize_output
 from tests.docs_model import REPO, SNIPPETS
-
-HEADER = re.compile(r"^#\s*(?P<key>requires|requires-module|timeout|allow-stderr|figure):\s*(?P<value>.+?)\s*$")
-
-
-def snippet_headers(path):
-    headers: dict[str, list[str]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines()[:15]:
-        m = HEADER.match(line)
-        if m:
-            headers.setdefault(m.group("key"), []).append(m.group("value"))
-    return headers
+from tests.support.outputs import compare_outputs, normalize_output, parse_tolerance
+from tests.support.snippets import snippet_env, snippet_headers
 
 
 def _params():
@@ -47,13 +29,6 @@ def _params():
         marks = [pytest.mark.cuda] if "cuda" in headers.get("requires", []) else []
         params.append(pytest.param(path, id=str(path.relative_to(SNIPPETS)), marks=marks))
     return params
-
-
-def snippet_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(PYTHONWARNINGS=warning_policy.pythonwarnings_env(), MPLBACKEND="Agg", PYTHONHASHSEED="0")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    return env
 
 
 @pytest.mark.parametrize("path", _params())
@@ -83,9 +58,13 @@ def test_snippet(path, tmp_path, request):
             expected_file.write_text(normalize_output(proc.stdout) + "\n", encoding="utf-8")
         return
     if expected_file.exists():
-        expected = normalize_output(expected_file.read_text(encoding="utf-8"))
-        actual = normalize_output(proc.stdout)
-        assert actual == expected, (
-            f"{rel}: real output differs from {expected_file.relative_to(REPO)} (shown on the site).\n"
-            f"--- shown\n{expected}\n--- real\n{actual}\n(rerun with --update-outputs if the change is intended)"
+        tolerance = headers.get("output-tolerance")
+        problem = compare_outputs(
+            expected_file.read_text(encoding="utf-8"), proc.stdout, parse_tolerance(tolerance[0]) if tolerance else None
+        )
+        assert problem is None, (
+            f"{rel}: real output differs from {expected_file.relative_to(REPO)} (shown on the site): {problem}\n"
+            f"--- shown\n{normalize_output(expected_file.read_text(encoding='utf-8'))}\n"
+            f"--- real\n{normalize_output(proc.stdout)}\n"
+            "(rerun with --update-outputs if the change is intended; see README 'Printed numbers')"
         )

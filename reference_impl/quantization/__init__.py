@@ -35,6 +35,7 @@ from reference_impl.quantization.dynamic import (
     dynamic_linear,
     dynamic_rnn_cell,
     int32_accumulate,
+    int8_pairs_saturate,
     quantize_weight,
     requantized_linear,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "dynamic_linear",
     "dynamic_rnn_cell",
     "int32_accumulate",
+    "int8_pairs_saturate",
     "minmax",
     "moving_average_minmax",
     "per_channel_minmax",

@@ -36,6 +36,7 @@ __all__ = [
     "dynamic_linear",
     "dynamic_rnn_cell",
     "int32_accumulate",
+    "int8_pairs_saturate",
     "quantize_weight",
     "requantized_linear",
 ]
@@ -148,7 +149,9 @@ def choose_activation_qparams(x: torch.Tensor, reduce_range: bool = True) -> QPa
     )
 
 
-def int32_accumulate(x_q: torch.Tensor, x_zp: Any, w_q: torch.Tensor, w_zp: Any) -> torch.Tensor:
+def int32_accumulate(
+    x_q: torch.Tensor, x_zp: Any, w_q: torch.Tensor, w_zp: Any, saturate_pairs: bool = False
+) -> torch.Tensor:
     """``sum_k (x_q[i, k] - x_zp) * (w_q[j, k] - w_zp)`` as int32: the integer matrix product.
 
     Every product of two 8-bit codes fits in 16 bits and the sums are exact
@@ -157,11 +160,25 @@ def int32_accumulate(x_q: torch.Tensor, x_zp: Any, w_q: torch.Tensor, w_zp: Any)
     below 2**53 exactly, so that the same code runs on CUDA, where integer matmul
     is not available.)
 
+    ``saturate_pairs=True`` models the kernels of x86 CPUs without AVX512-VNNI
+    (AVX2-only CPUs, or ``FBGEMM_ENABLE_INSTRUCTIONS=AVX2``): they multiply the
+    raw uint8 activation codes by the raw int8 weight codes with ``vpmaddubsw``,
+    which adds each pair of neighbouring products (k = 2m, 2m + 1) into a
+    *saturating* int16, so a pair sum beyond [-32768, 32767] is clamped before
+    the int32 accumulation; the zero points are corrected afterwards. Two
+    products of 255 x 127 already overflow int16. Activations quantized with
+    ``reduce_range`` (7 bits, codes <= 127) cannot overflow: that is why
+    PyTorch's x86 qconfigs use it. VNNI CPUs (``vpdpbusd``) accumulate in int32
+    directly and match ``saturate_pairs=False``.
+    [`int8_pairs_saturate`][reference_impl.quantization.dynamic.int8_pairs_saturate]
+    tells which one the installed PyTorch uses on this machine.
+
     Args:
-        x_q: Activation codes (batch, in_features).
+        x_q: Activation codes (batch, in_features), uint8.
         x_zp: Activation zero point.
-        w_q: Weight codes (out_features, in_features).
+        w_q: Weight codes (out_features, in_features), int8.
         w_zp: Weight zero point(s): a number or one per output row.
+        saturate_pairs: Model the int16 saturation of CPUs without VNNI.
 
     Returns:
         int32 tensor (batch, out_features).
@@ -174,6 +191,9 @@ def int32_accumulate(x_q: torch.Tensor, x_zp: Any, w_q: torch.Tensor, w_zp: Any)
         >>> w = torch.tensor([[1, -1], [127, 127]], dtype=torch.int8)
         >>> int32_accumulate(x, 2, w, 0)
         tensor([[  128, 16256]], dtype=torch.int32)
+        >>> x = torch.tensor([[255, 255]], dtype=torch.uint8)
+        >>> int32_accumulate(x, 0, w, 0), int32_accumulate(x, 0, w, 0, saturate_pairs=True)
+        (tensor([[    0, 64770]], dtype=torch.int32), tensor([[    0, 32767]], dtype=torch.int32))
     """
     require_tensor(x_q, "x_q")
     require_tensor(w_q, "w_q")
@@ -181,10 +201,64 @@ def int32_accumulate(x_q: torch.Tensor, x_zp: Any, w_q: torch.Tensor, w_zp: Any)
     zw = torch.as_tensor(w_zp, dtype=torch.float64, device=w_q.device)
     if zw.dim():
         zw = zw.reshape(-1, 1)
-    acc = (x_q.to(torch.float64) - zx) @ (w_q.to(torch.float64) - zw).T
+    if saturate_pairs:
+        acc = _saturating_pair_sums(x_q, w_q) - zx * w_q.to(torch.float64).sum(1) - zw.reshape(1, -1) * (
+            x_q.to(torch.float64).sum(1, keepdim=True) - x_q.shape[1] * zx
+        )
+    else:
+        acc = (x_q.to(torch.float64) - zx) @ (w_q.to(torch.float64) - zw).T
     if acc.numel() and (acc.abs().max() > 2**31 - 1):
         raise ConfigError("the integer sum overflows int32; split the reduction dimension")
     return acc.to(torch.int32)
+
+
+def _saturating_pair_sums(x_q: torch.Tensor, w_q: torch.Tensor) -> torch.Tensor:
+    """``sum_m clamp(x[2m] w[2m] + x[2m+1] w[2m+1], int16)`` over raw codes, as float64 (batch, out)."""
+    x = x_q.to(torch.float64)
+    w = w_q.to(torch.float64)
+    if x.shape[1] % 2:  # the kernels pad the reduction dimension with zeros
+        x = torch.nn.functional.pad(x, (0, 1))
+        w = torch.nn.functional.pad(w, (0, 1))
+    pairs = x[:, None, 0::2] * w[None, :, 0::2] + x[:, None, 1::2] * w[None, :, 1::2]  # (batch, out, K/2)
+    return pairs.clamp(-32768, 32767).sum(-1)
+
+
+def int8_pairs_saturate(engine: str | None = None) -> bool:
+    """Whether this machine's quantized int8 Linear saturates pair sums in int16 (no VNNI).
+
+    Asks PyTorch itself: one quantized Linear whose two products are 255 x 127
+    each (64,770, beyond int16) either returns the exact sum or the clamped one.
+    True on x86 CPUs without AVX512-VNNI / AVX-VNNI (and when
+    ``FBGEMM_ENABLE_INSTRUCTIONS=AVX2`` limits FBGEMM to AVX2); False with VNNI.
+    Pass the answer to ``saturate_pairs`` to agree with PyTorch code for code.
+
+    Args:
+        engine: ``torch.backends.quantized.engine`` to ask (default: the current one).
+
+    Returns:
+        True if the pair sums saturate.
+
+    Examples:
+        >>> isinstance(int8_pairs_saturate(), bool)
+        True
+    """
+    import warnings
+
+    previous = torch.backends.quantized.engine
+    try:
+        if engine is not None:
+            torch.backends.quantized.engine = engine
+        with warnings.catch_warnings():  # quantized tensor creation is deprecated in torch 2.13
+            warnings.filterwarnings("ignore", message="torch.quantize_per_tensor", category=UserWarning)
+            linear = torch.ao.nn.quantized.Linear(2, 1, dtype=torch.qint8)
+            weight = torch.quantize_per_tensor(torch.tensor([[127.0, 127.0]]), 1.0, 0, torch.qint8)
+            linear.set_weight_bias(weight, None)
+            linear.scale, linear.zero_point = 1024.0, 0  # 64770 / 1024 = 63.3; 32767 / 1024 = 32.0
+            x = torch.quantize_per_tensor(torch.tensor([[255.0, 255.0]]), 1.0, 0, torch.quint8)
+            code = int(linear(x).int_repr().item())
+    finally:
+        torch.backends.quantized.engine = previous
+    return code < 48
 
 
 def dynamic_linear(
@@ -287,6 +361,7 @@ def requantized_linear(
     weight: QuantizedWeight,
     bias: torch.Tensor | None,
     out_qparams: QParams,
+    saturate_pairs: bool = False,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """A statically quantized Linear: uint8 in, uint8 out, int32 bias, requantized output.
 
@@ -303,6 +378,8 @@ def requantized_linear(
         weight: int8 weight.
         bias: float32 bias or None.
         out_qparams: Output scale and zero point (from calibration).
+        saturate_pairs: Model the int16 pair saturation of x86 CPUs without VNNI (see
+            [`int32_accumulate`][reference_impl.quantization.dynamic.int32_accumulate]).
 
     Returns:
         ``(y_q, acc)``: uint8 output codes and the int32 accumulator including the bias.
@@ -316,7 +393,7 @@ def requantized_linear(
         >>> acc.tolist(), y_q.tolist()
         ([[500]], [[133]])
     """
-    acc = int32_accumulate(x_q, x_qparams.zero_point, weight.q, weight.zero_point)
+    acc = int32_accumulate(x_q, x_qparams.zero_point, weight.q, weight.zero_point, saturate_pairs)
     acc_scale = x_qparams.scale.to(x_q.device, torch.float64) * weight.scale.to(x_q.device, torch.float64)
     if bias is not None:
         bias_q = torch.round(bias.to(torch.float64) / acc_scale).to(torch.int32)

@@ -1,0 +1,1 @@
+"""Test machinery shared by the test files (not tests themselves)."""
