@@ -1,10 +1,10 @@
-"""What became of the seed's DataParallel and torch.distributed.pipeline code, on this CPU machine."""
+"""What became of old DataParallel and torch.distributed.pipeline code (same output with or without a GPU)."""
 
 import torch
 from torch import nn
 
 try:
-    import torch.distributed.pipeline  # noqa: F401  (removed; the seed still uses it)
+    import torch.distributed.pipeline  # noqa: F401  (removed; older tutorials still import it)
 except ModuleNotFoundError as err:
     print(type(err).__name__ + ":", err)
 
@@ -12,13 +12,14 @@ from torch.distributed.pipelining import ScheduleGPipe, SplitPoint, pipeline  # 
 
 print("torch.distributed.pipelining:", pipeline.__name__, SplitPoint.__name__, ScheduleGPipe.__name__)
 
-model = nn.DataParallel(nn.Linear(8, 2))  # without GPUs DataParallel just calls the module
-print("DataParallel device_ids without a GPU:", model.device_ids)
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = nn.DataParallel(nn.Linear(8, 2).to(device))  # without GPUs DataParallel just calls the module
+print("DataParallel wraps:", type(model.module).__name__)
 
 batch = (torch.randn(4, 8), torch.tensor([0, 1, 0, 1]))  # what a DataLoader yields: (inputs, targets)
 try:
-    model(batch)  # the seed passes the whole batch
+    model(batch)  # a common mistake: passing the whole (inputs, targets) batch
 except TypeError as err:
     print(type(err).__name__ + ":", err)
 inputs, targets = batch
-print("unpacked:", tuple(model(inputs).shape))
+print("unpacked:", tuple(model(inputs.to(device)).shape))
