@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from tests.doc_runner import normalize_output, run_block
-from tests.docs_model import DOCS, INCLUDE, LANGS, codeblocks_extract, page_files
+from tests.support.doc_runner import normalize_output, run_block
+from tests.support.docs_model import DOCS, INCLUDE, LANGS, codeblocks_extract, page_files
 
 
 def _runnable_blocks(lang: str, rel: str):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doc_runner import normalize_output, run_block
-from tests.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
-from tests.docs_model import parse_markdown
+from tests.support.doc_runner import normalize_output, run_block
+from tests.support.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
+from tests.support.docs_model import parse_markdown
 
 
 def page(text, lang="en"):

@@ -24,9 +24,9 @@ import sys
 
 import pytest
 
-from tests import warning_policy
-from tests.doc_runner import normalize_output
-from tests.docs_model import REPO, SNIPPETS
+from tests.support import warning_policy
+from tests.support.doc_runner import normalize_output
+from tests.support.docs_model import REPO, SNIPPETS
 
 HEADER = re.compile(r"^#\s*(?P<key>requires|requires-module|timeout|allow-stderr|figure):\s*(?P<value>.+?)\s*$")
 
