@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests import warning_policy
+from tests.support import warning_policy
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 

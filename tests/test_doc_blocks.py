@@ -14,9 +14,9 @@ import sys
 
 import pytest
 
-from tests.doc_runner import run_block
+from tests.support.doc_runner import run_block
+from tests.support.docs_model import DOCS, INCLUDE, LANGS, codeblocks_extract, page_files
 from tests.support.outputs import normalize_output
-from tests.docs_model import DOCS, INCLUDE, LANGS, codeblocks_extract, page_files
 
 
 def _runnable_blocks(lang: str, rel: str):

@@ -1,11 +1,11 @@
-"""Nothing on a page escapes the tests (rules in tests/docs_lint.py)."""
+"""Nothing on a page escapes the tests (rules in tests/support/docs_lint.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
-from tests.docs_model import DOCS, LANGS, REPO, SNIPPETS, markdown_pages
+from tests.support.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
+from tests.support.docs_model import DOCS, LANGS, REPO, SNIPPETS, markdown_pages
 
 PAGES = markdown_pages()
 
@@ -31,7 +31,7 @@ def test_japanese_paragraphs_are_not_hard_wrapped(page):
     hits = japanese_wrap_problems(page)
     assert not hits, (
         "a line break inside a Japanese paragraph renders as a visible space; "
-        f"run `python -m tests.reflow_ja docs/ja/{page.rel}`:\n" + "\n".join(hits)
+        f"run `python -m tests.support.reflow_ja docs/ja/{page.rel}`:\n" + "\n".join(hits)
     )
 
 

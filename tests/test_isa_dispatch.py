@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from tests.docs_model import REPO
+from tests.support.docs_model import REPO
 
 AVX2_DISPATCH = {
     "ATEN_CPU_CAPABILITY": "avx2",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doc_runner import run_block
+from tests.support.doc_runner import run_block
+from tests.support.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
+from tests.support.docs_model import parse_markdown
 from tests.support.outputs import normalize_output
-from tests.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
-from tests.docs_model import parse_markdown
 
 
 def page(text, lang="en"):

@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.docs_model import CONFIGS, REPO
+from tests.support.docs_model import CONFIGS, REPO
 
 pytestmark = [pytest.mark.site]
 

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from tests.docs_model import REPO, SNIPPETS
+from tests.support.docs_model import REPO, SNIPPETS
 from tests.support.outputs import compare_outputs, normalize_output, parse_tolerance
 from tests.support.snippets import snippet_env, snippet_headers
 

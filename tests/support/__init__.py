@@ -1,1 +1,1 @@
-"""Test machinery shared by the test files (not tests themselves)."""
+"""Test machinery (not tests): the docs model, the block runner, the lint rules, the warning policy, output checks."""

@@ -23,7 +23,7 @@ import os
 import re
 from pathlib import Path
 
-from tests import warning_policy
+from tests.support import warning_policy
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = re.compile(

@@ -2,7 +2,7 @@
 
 * ``__name__ == "__main__"`` (a fresh module is installed as ``__main__``, so
   ``if __name__ == "__main__":`` bodies run and block-defined classes pickle);
-* warnings are errors, except tests/warning_policy.py's allow-list;
+* warnings are errors, except tests/support/warning_policy.py's allow-list;
 * torch's global state is reset first, so blocks do not leak into each other;
 * line numbers in tracebacks point at the Markdown file.
 """
@@ -17,7 +17,7 @@ import sys
 import types
 import warnings
 
-from tests import warning_policy
+from tests.support import warning_policy
 
 _DEFAULTS: dict = {}
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
 SNIPPETS = REPO / "snippets"
 LANGS = ("ja", "en")
@@ -195,7 +195,7 @@ def codeblocks_extract(text: str):
 # --- Japanese line wrapping -------------------------------------------------
 # A line break inside a paragraph renders as a space; between Japanese
 # characters that space is visible ("など)は 非推奨"). Japanese paragraphs must
-# not be hard-wrapped. tests/reflow_ja.py joins such lines.
+# not be hard-wrapped. tests/support/reflow_ja.py joins such lines.
 
 _BLOCK_START = re.compile(r"^\s*([-*+]\s|\d+\.\s|\||#|!!!|\?\?\?|===|<!--|:::|:\s{3}|```|~~~|--8<--|$)")
 

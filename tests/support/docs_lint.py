@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tests.docs_model import REPO, Page, wrapped_prose_lines
+from tests.support.docs_model import REPO, Page, wrapped_prose_lines
 
 # Fence info strings a page may use, and why each is safe.
 ALLOWED_INFO = {

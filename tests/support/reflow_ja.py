@@ -1,6 +1,6 @@
 """Join hard-wrapped Japanese paragraph lines (see docs_model.wrapped_prose_lines).
 
-Usage: python -m tests.reflow_ja docs/ja/some/page.md [...]
+Usage: python -m tests.support.reflow_ja docs/ja/some/page.md [...]
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tests.docs_model import _is_cjk, wrapped_prose_lines
+from tests.support.docs_model import _is_cjk, wrapped_prose_lines
 
 
 def reflow(text: str) -> str:
