@@ -97,6 +97,7 @@ def test_output_tolerance_still_fails_wrong_numbers_and_changed_text():
     assert "text differs" in compare_outputs("dtype float16", "dtype bfloat16", tol)
     assert "text differs" in compare_outputs("torch 2.13.0", "torch 2.11.0", tol)  # a version is text
     assert "lines" in compare_outputs("a 1\nb 2", "a 1", tol)
+    assert "integers are exact" in compare_outputs("546856 bytes", "546857 bytes", tol)
     assert compare_outputs("loss 0.123", "loss 0.1235") is not None  # no tolerance declared: exact
     with pytest.raises(ValueError, match="rel=0.02"):
         parse_tolerance("2 percent")

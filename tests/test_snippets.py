@@ -3,7 +3,8 @@
 A snippet ``snippets/a/b.py`` may have ``snippets/a/b.out``: its stdout as recorded,
 which pages include right under the code. Text must match exactly; numbers too, unless
 the snippet declares ``# output-tolerance: rel=... abs=...`` (tests/support/outputs.py).
-The header comments are listed in tests/support/snippets.py.
+The header comments, and ``b.avx2.out`` (the output on CPUs without AVX-512), are described
+in tests/support/snippets.py.
 
 Run with ``--update-outputs`` to rewrite existing .out files from a real run
 (to start checking a new snippet, create an empty .out next to it first).
@@ -19,7 +20,7 @@ import pytest
 
 from tests.support.docs_model import REPO, SNIPPETS
 from tests.support.outputs import compare_outputs, normalize_output, parse_tolerance
-from tests.support.snippets import snippet_env, snippet_headers
+from tests.support.snippets import expected_output_file, snippet_env, snippet_headers
 
 
 def _params():
@@ -52,7 +53,7 @@ def test_snippet(path, tmp_path, request):
     assert not stderr, f"{rel} wrote to stderr (a warning or log?):\n{proc.stderr}"
     for figure in headers.get("figure", []):
         assert (tmp_path / figure).is_file(), f"{rel} declares '# figure: {figure}' but did not save it"
-    expected_file = path.with_suffix(".out")
+    expected_file = expected_output_file(path)
     if request.config.getoption("--update-outputs"):
         if expected_file.exists():  # create an empty .out first to start checking a new snippet
             expected_file.write_text(normalize_output(proc.stdout) + "\n", encoding="utf-8")

@@ -14,7 +14,7 @@ from reference_impl.quantization import (
 x = torch.tensor([[0.5, -0.25, 1.0]])  # one input row, 3 features
 weight = torch.tensor([[0.2, -0.4, 0.1], [-0.3, 0.05, 0.6]])  # 2 outputs
 bias = torch.tensor([0.05, -0.1])
-print("float result     ", (x @ weight.T + bias).tolist())
+print("float result     ", [[round(v, 6) for v in row] for row in (x @ weight.T + bias).tolist()])
 
 xp = choose_qparams(-1.0, 1.0, torch.uint8)  # input range from calibration
 x_q = quantize_per_tensor(x, xp.scale, xp.zero_point, torch.uint8)

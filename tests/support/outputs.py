@@ -9,9 +9,10 @@ The rule for printed numbers (README, "Printed numbers"):
 
       # output-tolerance: rel=0.02 abs=1e-6
 
-  Then every number in the output may differ from the shown one by at most
-  ``abs + rel * |shown|``; the text between numbers must still be identical
-  (runs of spaces may differ, so that a column can get wider).
+  Then every number with a fraction or an exponent (``0.125``, ``4e-07``) may differ
+  from the shown one by at most ``abs + rel * |shown|``. Integers (counts, bytes,
+  shapes, int8 codes, epochs) stay exact, and the text between numbers must still be
+  identical (runs of spaces may differ, so that a column can get wider).
 * Better still, print at a precision that does not depend on the CPU (a loss to
   two decimals, not six), and keep the tolerance for what really drifts.
 
@@ -70,6 +71,10 @@ def _split(line: str) -> tuple[list[str], list[str]]:
     return texts, parts[1::2]
 
 
+def _is_integer(token: str) -> bool:
+    return token.lstrip("+-").isdigit()
+
+
 def compare_outputs(shown: str, real: str, tolerance: Tolerance | None = None) -> str | None:
     """Return None if ``real`` agrees with ``shown``, else a message naming the first difference.
 
@@ -90,6 +95,10 @@ def compare_outputs(shown: str, real: str, tolerance: Tolerance | None = None) -
         if texts_a != texts_b or len(nums_a) != len(nums_b):
             return f"line {number}: the text differs, not only its numbers\n  shown: {a}\n  real:  {b}"
         for x, y in zip(nums_a, nums_b):
+            if _is_integer(x) and _is_integer(y):
+                if int(x) != int(y):
+                    return f"line {number}: the integer {y} differs from the shown {x} (integers are exact)\n  shown: {a}\n  real:  {b}"
+                continue
             if not tolerance.allows(float(x), float(y)):
                 return f"line {number}: {y} is not within {tolerance} of the shown {x}\n  shown: {a}\n  real:  {b}"
     return None

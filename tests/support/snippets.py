@@ -15,6 +15,11 @@ Header comments, in a snippet's first 15 lines:
   build publishes it at ``figures/<snippet folder>/name.svg``;
 * ``# output-tolerance: rel=0.02 abs=1e-6`` -- how far printed numbers may move on
   another machine (see tests/support/outputs.py for the rule).
+
+Where a result really differs by kind of CPU (int8 arithmetic without VNNI), the
+snippet has a second recorded output, ``name.avx2.out``, recorded with an AVX2-only
+CPU's kernels (``bash .ci/test-avx2 tests/test_snippets.py -k name --update-outputs``);
+the page shows both, and the test compares with the one for the CPU it runs on.
 """
 
 from __future__ import annotations
@@ -47,3 +52,21 @@ def snippet_env() -> dict[str, str]:
     env.update(PYTHONWARNINGS=warning_policy.pythonwarnings_env(), MPLBACKEND="Agg", PYTHONHASHSEED="0")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     return env
+
+
+def machine_class() -> str:
+    """``"avx2"`` where PyTorch dispatches to AVX2 kernels (or none), else ``"default"``.
+
+    An AVX2-only CPU, or a newer one limited by ``ATEN_CPU_CAPABILITY=avx2``
+    (``.ci/test-avx2`` sets it together with the oneDNN, FBGEMM and MKL switches).
+    """
+    import torch
+
+    capability = torch.backends.cpu.get_cpu_capability()
+    return "avx2" if capability in {"AVX2", "DEFAULT", "NO AVX"} else "default"
+
+
+def expected_output_file(script: Path) -> Path:
+    """The recorded output to compare ``script``'s run with on this machine (``x.avx2.out`` or ``x.out``)."""
+    variant = script.with_suffix(f".{machine_class()}.out")
+    return variant if variant.exists() else script.with_suffix(".out")
