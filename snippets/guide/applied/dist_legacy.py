@@ -1,10 +1,10 @@
-"""What became of the seed's DataParallel and torch.distributed.pipeline code, on this CPU machine."""
+"""What became of older tutorials' DataParallel and torch.distributed.pipeline code, on this CPU machine."""
 
 import torch
 from torch import nn
 
 try:
-    import torch.distributed.pipeline  # noqa: F401  (removed; the seed still uses it)
+    import torch.distributed.pipeline  # noqa: F401  (removed; older tutorials still use it)
 except ModuleNotFoundError as err:
     print(type(err).__name__ + ":", err)
 
@@ -17,7 +17,7 @@ print("DataParallel device_ids without a GPU:", model.device_ids)
 
 batch = (torch.randn(4, 8), torch.tensor([0, 1, 0, 1]))  # what a DataLoader yields: (inputs, targets)
 try:
-    model(batch)  # the seed passes the whole batch
+    model(batch)  # a common mistake: passing the whole batch
 except TypeError as err:
     print(type(err).__name__ + ":", err)
 inputs, targets = batch
