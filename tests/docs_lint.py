@@ -111,11 +111,12 @@ def jargon_problems(name: str, text: str) -> list[str]:
 # 「は**太字**の」 and 「は*斜体*の」 as emphasis, so a space written around the
 # markers only shows up as a visible gap inside the sentence (「は 太字 の」). The
 # same holds for a space after a link whose text ends in Japanese
-# (「[後述](#x) のとおり」 renders 「後述 のとおり」). A space between Latin text
+# (「[後述](#x) のとおり」 renders 「後述 のとおり」), and before one (「詳しくは [テンソル](x)」). A space between Latin text
 # (code, names like **TorchScript**) and Japanese is the usual style and stays.
 _CJK = r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]"
 EMPHASIS = re.compile(r"(?<![*\\])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*\\])\1(?!\*)")
 LINK_THEN_SPACE = re.compile(r"\[([^\]]*" + _CJK + r")\]\(\) (?=" + _CJK + ")")
+SPACE_THEN_LINK = re.compile(r"(?<=" + _CJK + r") \[(" + _CJK + r"[^\]]*)\]\(\)")
 
 
 def _split_emphasis(line: str):
@@ -137,6 +138,8 @@ def japanese_typography_problems(name: str, text: str) -> list[str]:
             problems.append(f"{name}:{ln}: space {side} {span!r} splits the Japanese text (write は**語**の)")
         for m in LINK_THEN_SPACE.finditer(line):
             problems.append(f"{name}:{ln}: space after the link [{m.group(1)}] (write [{m.group(1)}](...)の)")
+        for m in SPACE_THEN_LINK.finditer(line):
+            problems.append(f"{name}:{ln}: space before the link [{m.group(1)}] (write は[{m.group(1)}](...))")
     return problems
 
 
@@ -163,6 +166,7 @@ def fix_japanese_typography(text: str) -> str:
             masked = re.sub(
                 r"(\[[^\]]*" + _CJK + r"\]\((?:[^()\s]|\([^()]*\))*\)) (?=" + _CJK + ")", r"\1", masked
             )
+            masked = re.sub(r"(?<=" + _CJK + r") (?=\[" + _CJK + r"[^\]]*\]\()", "", masked)
             line = re.sub(r"\0(\d+)\0", lambda c: codes[int(c.group(1))], masked)
         out.append(line)
     return "\n".join(out)

@@ -118,3 +118,12 @@ def test_glossary_variant_is_reported_outside_code_only():
     assert variant_problems("x.md", "モデルを訓練します。\n")
     assert variant_problems("x.md", "量子化で精度が落ちすぎる。\n")
     assert variant_problems("x.md", "`訓練` と書いたコード\n\n```python\n# 訓練\n```\n") == []
+
+
+def test_space_before_a_japanese_link_is_reported_and_fixed():
+    from tests.docs_lint import fix_japanese_typography, japanese_typography_problems
+
+    text = "詳しくは [テンソル](tensors.md)の章で。\n"
+    assert japanese_typography_problems("x.md", text)
+    assert fix_japanese_typography(text) == "詳しくは[テンソル](tensors.md)の章で。\n"
+    assert japanese_typography_problems("x.md", "ライブラリは [Gymnasium](https://x) です。\n") == []
