@@ -2,9 +2,11 @@
 
 * Figures: every ``snippets/**/*.py`` with a ``# figure: name.svg`` header is run
   (warnings as errors) and the picture it saves is published at
-  ``figures/<snippet folder>/name.svg`` in both languages. So every picture on the
+  ``figures/<snippet folder>/name.svg`` in both languages. The script runs with
+  ``FIGURE_LANG`` set to the build's language (``theme.language``), so the
+  Japanese site gets the picture with Japanese labels at the same path. So every picture on the
   site is made by code that the page can show and that the tests run. Results
-  are cached in ``.cache/figures`` by the hash of the script and of reference_impl.
+  are cached in ``.cache/figures`` by the hash of the script, of reference_impl and the language.
 * Root page: after the default-language build, write ``<site>/index.html``,
   which sends readers to the Japanese site (the default), with plain links to
   both languages for readers without meta refresh.
@@ -47,8 +49,8 @@ def _library_hash() -> str:
     return digest.hexdigest()
 
 
-def _render(script: Path, names: list[str], library_hash: str) -> Path:
-    key = hashlib.sha256(script.read_bytes() + library_hash.encode()).hexdigest()[:20]
+def _render(script: Path, names: list[str], library_hash: str, lang: str) -> Path:
+    key = hashlib.sha256(script.read_bytes() + library_hash.encode() + lang.encode()).hexdigest()[:20]
     out = REPO / ".cache" / "figures" / key
     if all((out / name).is_file() for name in names):
         return out
@@ -57,7 +59,7 @@ def _render(script: Path, names: list[str], library_hash: str) -> Path:
     from tests.support.snippets import snippet_env  # the same environment as the snippet tests (no pytest needed)
 
     proc = subprocess.run(
-        [sys.executable, str(script)], cwd=out, env=snippet_env(), capture_output=True, text=True, timeout=600
+        [sys.executable, str(script)], cwd=out, env={**snippet_env(), "FIGURE_LANG": lang}, capture_output=True, text=True, timeout=600
     )
     if proc.returncode != 0:
         raise PluginError(f"figure script {script.relative_to(REPO)} failed:\n{proc.stderr}")
@@ -73,7 +75,7 @@ def on_files(files, config, **kwargs):
         names = FIGURE_HEADER.findall(script.read_text(encoding="utf-8")[:2000])
         if not names:
             continue
-        out = _render(script, names, library_hash)
+        out = _render(script, names, library_hash, config["theme"]["language"])
         folder = script.parent.relative_to(REPO / "snippets").as_posix()
         for name in names:
             files.append(File.generated(config, f"figures/{folder}/{name}", abs_src_path=str(out / name)))

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
-from tests.support.docs_model import DOCS, LANGS, REPO, SNIPPETS, markdown_pages
+from tests.support.docs_lint import (
+    fence_problems,
+    heading_problems,
+    japanese_typography_problems,
+    japanese_wrap_problems,
+    jargon_problems,
+    third_party_assets,
+)
+from tests.support.docs_model import CONFIGS, DOCS, LANGS, REPO, SNIPPETS, markdown_pages, prose_sources
 
 PAGES = markdown_pages()
 
@@ -73,3 +80,25 @@ def test_every_snippet_is_shown_with_its_output():
 def test_docs_tree_has_only_the_two_languages():
     extra = sorted(p.name for p in DOCS.iterdir() if p.is_dir() and p.name not in {*LANGS, "overrides"})
     assert not extra, f"unexpected folders in docs/: {extra}"
+
+
+PROSE = {lang: prose_sources(lang) for lang in LANGS}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pages_stand_on_their_own(lang):
+    """No "the seed article"/元記事: readers never saw it. Pages, notebooks' markdown, nav titles, README."""
+    sources = PROSE[lang] + [(str(CONFIGS[lang].relative_to(REPO)), CONFIGS[lang].read_text(encoding="utf-8"))]
+    if lang == "en":
+        sources.append(("README.md", (REPO / "README.md").read_text(encoding="utf-8")))
+    problems = [p for name, text in sources for p in jargon_problems(name, text)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("name,text", PROSE["ja"], ids=[name for name, _ in PROSE["ja"]])
+def test_japanese_emphasis_and_links_have_no_splitting_spaces(name, text):
+    problems = japanese_typography_problems(name, text)
+    assert not problems, (
+        "a space next to ** / * or after a link shows as a gap inside a Japanese sentence; "
+        f"`python -m tests.support.docs_lint --fix-ja {name}` removes them:\n" + "\n".join(problems)
+    )

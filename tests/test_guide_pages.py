@@ -30,4 +30,4 @@ def test_chapter_ends_with_common_mistakes(lang, chapter):
     assert level2 and level2[-1] == "mistakes", f"docs/{lang}/guide/{chapter} must end with '## ... {{#mistakes}}'"
     text = page(lang, f"guide/{chapter}").text
     entries = re.findall(r"^:   ", text.split("{#mistakes}")[1], flags=re.M)
-    assert len(entries) >= 3, f"docs/{lang}/guide/{chapter}: the mistakes section should correct the seed's errors"
+    assert len(entries) >= 3, f"docs/{lang}/guide/{chapter}: the mistakes section should list the common mistakes"

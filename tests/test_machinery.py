@@ -101,3 +101,54 @@ def test_output_tolerance_still_fails_wrong_numbers_and_changed_text():
     assert compare_outputs("loss 0.123", "loss 0.1235") is not None  # no tolerance declared: exact
     with pytest.raises(ValueError, match="rel=0.02"):
         parse_tolerance("2 percent")
+@pytest.mark.parametrize(
+    "text", ["The seed article says so.", "As the seed's loop shows.", "元記事のコード", "See [the seed code](#x).",
+             "Each replaces the source article."],
+)
+def test_seed_article_jargon_is_reported(text):
+    from tests.support.docs_lint import jargon_problems
+
+    assert jargon_problems("x.md", f"# T {{#t}}\n\n{text}\n")
+
+
+def test_random_seeds_and_code_are_not_jargon():
+    from tests.support.docs_lint import jargon_problems
+
+    text = "# T {#t}\n\nWith a fixed seed, seeded workers and `torch.manual_seed(0)`.\n\n乱数シードを固定します。\n\n```python\nseed_article = 1\n```\n"
+    assert jargon_problems("x.md", text) == []
+
+
+@pytest.mark.parametrize(
+    "text", ["線形層は *最後の* 次元に", "これは **重要** です", "[後述](#x) のとおり", "- **まず測る。** 次に"],
+)
+def test_spaces_that_split_japanese_emphasis_or_follow_links_are_reported(text):
+    from tests.support.docs_lint import fix_japanese_typography, japanese_typography_problems
+
+    assert japanese_typography_problems("x.md", text + "\n")
+    assert japanese_typography_problems("x.md", fix_japanese_typography(text + "\n")) == []
+
+
+@pytest.mark.parametrize(
+    "text", ["線形層は*最後の*次元に", "**TorchScript** を使う", "[Gymnasium](https://x) です", "`a * b` と `c * d` の 2 つ", "*x* は"],
+)
+def test_usual_japanese_spacing_passes(text):
+    from tests.support.docs_lint import japanese_typography_problems
+
+    assert japanese_typography_problems("x.md", text + "\n") == []
+
+
+def test_glossary_variant_is_reported_outside_code_only():
+    from tests.support.glossary import variant_problems
+
+    assert variant_problems("x.md", "モデルを訓練します。\n")
+    assert variant_problems("x.md", "量子化で精度が落ちすぎる。\n")
+    assert variant_problems("x.md", "`訓練` と書いたコード\n\n```python\n# 訓練\n```\n") == []
+
+
+def test_space_before_a_japanese_link_is_reported_and_fixed():
+    from tests.support.docs_lint import fix_japanese_typography, japanese_typography_problems
+
+    text = "詳しくは [テンソル](tensors.md)の章で。\n"
+    assert japanese_typography_problems("x.md", text)
+    assert fix_japanese_typography(text) == "詳しくは[テンソル](tensors.md)の章で。\n"
+    assert japanese_typography_problems("x.md", "ライブラリは [Gymnasium](https://x) です。\n") == []

@@ -85,8 +85,8 @@ _CELLS: list[tuple[str, str]] = [
     (r"tensor of ([\d,]+) elements", r"要素数 \1 のテンソル"),
     (r"(\d+) batches of (\d+) through a (\S+) MLP, profiler warmed up",
      r"\3 の MLP に \2 件のバッチを \1 回通す (プロファイラはウォームアップ済み)"),
-    (r"the same, first profiled pass in a fresh process \(the seed's single pass\)",
-     "同上、新しいプロセスで最初にプロファイルした 1 回 (元記事の 1 回だけの計測)"),
+    (r"the same, first profiled pass in a fresh process \(a single-pass benchmark\)",
+     "同上、新しいプロセスで最初にプロファイルした 1 回 (1 回だけの計測)"),
     (r"under the profiler", "プロファイラ下"),
     # environment table: field names
     (r"date", "日時"),
@@ -177,10 +177,10 @@ _NOTES: list[tuple[str, str]] = [
      r"post-processing on exit; it measures the profiler, not the model\.",
      "プロファイラ下の時間には、すべての演算子の記録 (record_shapes=True) と、終了時のプロファイラの後処理が"
      "含まれます。測っているのはモデルではなくプロファイラです。"),
-    (r"The first profiled pass of a process also pays the profiler's start-up, which the seed's single pass "
-     r"included \(measured in a new Python process, after one unprofiled warm-up pass\)\.",
-     "プロセスで最初にプロファイルする 1 回はプロファイラの起動コストも払い、元記事の 1 回だけの計測には"
-     "これが含まれていました (新しい Python プロセスで、プロファイルなしのウォームアップを 1 回行った後に測定)。"),
+    (r"The first profiled pass of a process also pays the profiler's start-up, which a single-pass benchmark "
+     r"includes \(measured in a new Python process, after one unprofiled warm-up pass\)\.",
+     "プロセスで最初にプロファイルする 1 回はプロファイラの起動コストも払い、1 回だけの計測には"
+     "これが含まれます (新しい Python プロセスで、プロファイルなしのウォームアップを 1 回行った後に測定)。"),
     (r"([\d,]+) random float32 bit patterns \(all exponents, subnormals, inf, NaN\)\.",
      r"ランダムな float32 のビットパターン \1 個 (すべての指数、非正規化数、inf、NaN を含む) です。"),
     (r"Rounding rows: ([\d,]+) random float32 bit patterns \(all exponents, subnormals, inf, NaN\)\.",

@@ -10,7 +10,7 @@ from reference_impl.amp import AutocastUnavailableError, checked_autocast
 
 x, w = torch.randn(4, 8), torch.randn(8, 8)
 
-# The seed article's spelling on a machine without CUDA: two warnings, then float32.
+# The older spelling on a machine without CUDA: two warnings, then float32.
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     with torch.cuda.amp.autocast():

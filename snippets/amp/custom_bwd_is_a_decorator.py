@@ -3,7 +3,7 @@ import torch
 inputs = torch.randn(10, 20, requires_grad=True)
 outputs = torch.relu(inputs)
 
-# The seed article calls custom_bwd like a function that computes gradients:
+# A common mistake calls custom_bwd like a function that computes gradients:
 try:
     torch.amp.custom_bwd(inputs, outputs, args=(inputs,))
 except TypeError as err:

@@ -2,7 +2,7 @@ import warnings
 
 import torch
 
-# The seed article's spelling: torch.cuda.amp.custom_fwd / custom_bwd.
+# The older spelling: torch.cuda.amp.custom_fwd / custom_bwd.
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
 

@@ -1,9 +1,24 @@
 # figure: loss_scale.svg
+import os
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib import font_manager
 import torch
+
+# The Japanese pages show this figure with Japanese labels: FIGURE_LANG=ja python plot_loss_scale.py
+JA = os.environ.get("FIGURE_LANG") == "ja"
+if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont raises ValueError without it
+    font_manager.findfont("IPAGothic", fallback_to_default=False)
+    plt.rcParams["font.family"] = ["IPAGothic", "DejaVu Sans"]
+plt.rcParams["svg.fonttype"] = "path"  # text drawn as outlines: the SVG needs no font where it is viewed
+
+
+def tr(en, ja):
+    return ja if JA else en
+
 
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), torch.nn.Linear(32, 1))
@@ -31,11 +46,11 @@ print("skipped steps:", skipped)
 print("injected:", sorted(inject))
 
 fig, ax = plt.subplots(figsize=(7, 3.4), layout="constrained")
-ax.step(range(60), scales, where="post", label="scale used at the step")
-ax.scatter(skipped, [scales[s] for s in skipped], color="red", zorder=3, label="skipped step (inf/NaN gradient)")
-ax.scatter(sorted(inject), [scales[s] * 1.5 for s in sorted(inject)], marker="v", color="black", label="inf injected")
+ax.step(range(60), scales, where="post", label=tr("scale used at the step", "そのステップで使ったスケール"))
+ax.scatter(skipped, [scales[s] for s in skipped], color="red", zorder=3, label=tr("skipped step (inf/NaN gradient)", "スキップしたステップ(勾配に inf/NaN)"))
+ax.scatter(sorted(inject), [scales[s] * 1.5 for s in sorted(inject)], marker="v", color="black", label=tr("inf injected", "inf を注入"))
 ax.set_yscale("log", base=2)
-ax.set_xlabel("training step")
-ax.set_ylabel("loss scale")
+ax.set_xlabel(tr("training step", "学習ステップ"))
+ax.set_ylabel(tr("loss scale", "損失スケール"))
 ax.legend(loc="lower right", fontsize=8)
 fig.savefig("loss_scale.svg", metadata={"Date": None})

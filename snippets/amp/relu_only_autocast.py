@@ -3,7 +3,7 @@ import torch
 torch.manual_seed(0)
 x = torch.randn(4, 8)
 
-# The seed article's model: an autocast region around ReLU alone.
+# A common mistake: an autocast region around ReLU alone.
 relu = torch.nn.ReLU()
 with torch.autocast("cpu", dtype=torch.bfloat16):
     y = relu(x)

@@ -8,13 +8,13 @@ with torch.autocast("cpu", dtype=torch.float16):
     loss = model(torch.randn(8, 4)).float().pow(2).mean()
 
 try:
-    torch.amp.backward(loss)  # the seed's amp.backward(loss)
+    torch.amp.backward(loss)  # a common mistake: amp.backward(loss)
 except AttributeError as err:
     print(type(err).__name__, err)
 
 scaler.scale(loss).backward()
 try:
-    scaler.unscale(optimizer)  # the seed's spelling
+    scaler.unscale(optimizer)  # a common misspelling
 except AttributeError as err:
     print(type(err).__name__, err)
 scaler.unscale_(optimizer)  # the real method ends with an underscore: it works in place

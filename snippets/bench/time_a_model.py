@@ -1,7 +1,7 @@
 # allow-stderr: ^USDT:.*SyncActivityProfilerHandler
 # (the profiler's own start/stop log lines on stderr; harmless)
-# Times a small model twice: directly with torch.utils.benchmark, and the way the
-# seed article did it (wall clock around a loop inside torch.profiler.profile).
+# Times a small model twice: directly with torch.utils.benchmark, and the way older
+# blog posts do it (wall clock around a loop inside torch.profiler.profile).
 # The printed times depend on your machine, so the page shows no output for it.
 import time
 
@@ -27,11 +27,11 @@ run_model()
 timer = benchmark.Timer("run_model()", globals={"run_model": run_model}, num_threads=1)
 direct = timer.blocked_autorange(min_run_time=0.5).median
 
-# The seed's way: the wall clock includes the profiler recording every operator.
+# Timing inside the profiler: the wall clock includes the profiler recording every operator.
 start = time.time()
 with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
     run_model()
-seed_way = time.time() - start
+profiled_way = time.time() - start
 
 print(f"timed directly:       {direct * 1e3:8.2f} ms for 20 batches")
-print(f"timed under profiler: {seed_way * 1e3:8.2f} ms for 20 batches ({seed_way / direct:.1f}x)")
+print(f"timed under profiler: {profiled_way * 1e3:8.2f} ms for 20 batches ({profiled_way / direct:.1f}x)")

@@ -1,6 +1,6 @@
 import torch
 
-# The seed's example: y = x^2 + 3x + 1, so dy/dx = 2x + 3 = 7 at x = 2.
+# A classic example: y = x^2 + 3x + 1, so dy/dx = 2x + 3 = 7 at x = 2.
 x = torch.tensor([2.0], requires_grad=True)
 y = x**2 + 3 * x + 1
 y.backward()

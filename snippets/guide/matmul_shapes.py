@@ -4,7 +4,7 @@ torch.manual_seed(0)
 z = torch.randn(2, 3)  # 2x3
 y = torch.zeros(3, 4)  # 3x4
 
-# The seed article multiplies z by y transposed: (2x3) @ (4x3) cannot work.
+# A common mistake multiplies z by y transposed: (2x3) @ (4x3) cannot work.
 try:
     torch.mm(z, y.t())
 except RuntimeError as err:

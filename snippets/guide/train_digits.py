@@ -20,7 +20,7 @@ train_loader = DataLoader(
 test_loader = DataLoader(TensorDataset(X[idx_test], y[idx_test]), batch_size=256)
 
 model = nn.Sequential(
-    nn.Flatten(),  # (N, 1, 8, 8) -> (N, 64): the step the seed's MNIST loop forgot
+    nn.Flatten(),  # (N, 1, 8, 8) -> (N, 64): the step many MNIST loops forget
     nn.Linear(64, 128),
     nn.ReLU(),
     nn.Dropout(0.2),

@@ -1,8 +1,11 @@
 # figure: weight_error.svg
+import os
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib import font_manager
 import torch
 from sklearn.datasets import load_digits
 from torch import nn
@@ -14,6 +17,18 @@ from reference_impl.quantization import (
     quantize_per_channel,
     quantize_per_tensor,
 )
+
+# The Japanese pages show this figure with Japanese labels: FIGURE_LANG=ja python weight_error.py
+JA = os.environ.get("FIGURE_LANG") == "ja"
+if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont raises ValueError without it
+    font_manager.findfont("IPAGothic", fallback_to_default=False)
+    plt.rcParams["font.family"] = ["IPAGothic", "DejaVu Sans"]
+plt.rcParams["svg.fonttype"] = "path"  # text drawn as outlines: the SVG needs no font where it is viewed
+
+
+def tr(en, ja):
+    return ja if JA else en
+
 
 torch.set_num_threads(1)
 torch.manual_seed(0)
@@ -44,9 +59,9 @@ print(f"row scales range from {pc.scale.min().item():.2e} to {pc.scale.max().ite
 
 fig, ax = plt.subplots(figsize=(7, 3.4), layout="constrained")
 bins = torch.linspace(-pt.scale.item() / 2, pt.scale.item() / 2, 61)
-ax.hist(err_tensor.flatten(), bins=bins, alpha=0.6, label="per tensor")
-ax.hist(err_channel.flatten(), bins=bins, alpha=0.6, label="per channel")
-ax.set_xlabel("quantization error of the first layer's weights (int8, symmetric)")
-ax.set_ylabel("weights")
+ax.hist(err_tensor.flatten(), bins=bins, alpha=0.6, label=tr("per tensor", "テンソル単位"))
+ax.hist(err_channel.flatten(), bins=bins, alpha=0.6, label=tr("per channel", "チャネル単位"))
+ax.set_xlabel(tr("quantization error of the first layer's weights (int8, symmetric)", "1 層目の重みの量子化誤差(int8、対称)"))
+ax.set_ylabel(tr("weights", "重みの個数"))
 ax.legend()
 fig.savefig("weight_error.svg", metadata={"Date": None})

@@ -82,3 +82,102 @@ def third_party_assets(page: Page) -> list[str]:
 def japanese_wrap_problems(page: Page) -> list[str]:
     lines = page.text.splitlines()
     return [f"docs/{page.lang}/{page.rel} line {i + 1}: {lines[i][:60]}" for i in wrapped_prose_lines(page.text)]
+
+
+# --- Wording ----------------------------------------------------------------
+# The site stands on its own: readers never saw the article this project once
+# answered, so pages speak of "a common mistake (in older tutorials and blog
+# posts)", never of "the seed"/"the source article"/"元記事". "seed" as in random
+# seed is fine ("a fixed seed", "seeded", `manual_seed`).
+JARGON = re.compile(
+    r"seed[ -]articles?|seed's|seed code|\bthe seed\b|\(the \"seed\"\)|source article|original article"
+    r"|元記事|元の記事|(?<!乱数)シードの(?:コード|記事|誤り|ループ|表)",
+    re.I,
+)
+
+
+def jargon_problems(name: str, text: str) -> list[str]:
+    from tests.support.docs_model import prose_lines
+
+    return [
+        f"{name}:{ln}: {m.group(0)!r} (say 'a common mistake' / 'older tutorials and blog posts' / よくある間違い)"
+        for ln, line in prose_lines(text)
+        for m in JARGON.finditer(line)
+    ]
+
+
+# --- Japanese typography ----------------------------------------------------
+# In Japanese there are no spaces between words. Python-Markdown renders
+# 「は**太字**の」 and 「は*斜体*の」 as emphasis, so a space written around the
+# markers only shows up as a visible gap inside the sentence (「は 太字 の」). The
+# same holds for a space after a link whose text ends in Japanese
+# (「[後述](#x) のとおり」 renders 「後述 のとおり」), and before one (「詳しくは [テンソル](x)」). A space between Latin text
+# (code, names like **TorchScript**) and Japanese is the usual style and stays.
+_CJK = r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]"
+EMPHASIS = re.compile(r"(?<![*\\])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*\\])\1(?!\*)")
+LINK_THEN_SPACE = re.compile(r"\[([^\]]*" + _CJK + r")\]\(\) (?=" + _CJK + ")")
+SPACE_THEN_LINK = re.compile(r"(?<=" + _CJK + r") \[(" + _CJK + r"[^\]]*)\]\(\)")
+
+
+def _split_emphasis(line: str):
+    """(start, end, side) for every space that splits a Japanese word at an emphasis marker."""
+    for m in EMPHASIS.finditer(line):
+        inner = m.group(2)
+        if re.search(_CJK + " $", line[: m.start()]) and re.match(_CJK, inner):
+            yield m.start() - 1, "before", m.group(0)
+        if re.match(" " + _CJK, line[m.end():]) and re.search(_CJK + "$", inner):
+            yield m.end(), "after", m.group(0)
+
+
+def japanese_typography_problems(name: str, text: str) -> list[str]:
+    from tests.support.docs_model import prose_lines
+
+    problems = []
+    for ln, line in prose_lines(text):
+        for _, side, span in _split_emphasis(line):
+            problems.append(f"{name}:{ln}: space {side} {span!r} splits the Japanese text (write は**語**の)")
+        for m in LINK_THEN_SPACE.finditer(line):
+            problems.append(f"{name}:{ln}: space after the link [{m.group(1)}] (write [{m.group(1)}](...)の)")
+        for m in SPACE_THEN_LINK.finditer(line):
+            problems.append(f"{name}:{ln}: space before the link [{m.group(1)}] (write は[{m.group(1)}](...))")
+    return problems
+
+
+def fix_japanese_typography(text: str) -> str:
+    """Remove the spaces japanese_typography_problems reports (outside code fences and code spans)."""
+    from tests.support.docs_model import FENCE_OPEN
+
+    out, fence = [], None
+    for line in text.split("\n"):
+        m = FENCE_OPEN.match(line)
+        if fence is None and m:
+            fence = m.group("fence")
+        elif fence is not None:
+            s = line.strip()
+            if s.startswith(fence[0] * len(fence)) and s.strip(fence[0]) == "":
+                fence = None
+        elif "`" not in line or True:
+            # Work on the line with code spans masked, so nothing inside `...` moves.
+            codes = []
+            masked = re.sub(r"(`+)(?:(?!\1).)+?\1", lambda c: codes.append(c.group(0)) or f"\0{len(codes) - 1}\0", line)
+            cuts = sorted({pos for pos, _, _ in _split_emphasis(masked)}, reverse=True)
+            for pos in cuts:
+                masked = masked[:pos] + masked[pos + 1:]
+            masked = re.sub(
+                r"(\[[^\]]*" + _CJK + r"\]\((?:[^()\s]|\([^()]*\))*\)) (?=" + _CJK + ")", r"\1", masked
+            )
+            masked = re.sub(r"(?<=" + _CJK + r") (?=\[" + _CJK + r"[^\]]*\]\()", "", masked)
+            line = re.sub(r"\0(\d+)\0", lambda c: codes[int(c.group(1))], masked)
+        out.append(line)
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+
+    # python -m tests.support.docs_lint --fix-ja docs/ja/page.md ...: remove the spaces the typography lint reports.
+    if sys.argv[1:2] == ["--fix-ja"]:
+        for name in sys.argv[2:]:
+            p = Path(name)
+            p.write_text(fix_japanese_typography(p.read_text(encoding="utf-8")), encoding="utf-8")

@@ -222,3 +222,59 @@ def wrapped_prose_lines(text: str) -> list[int]:
         if _is_cjk(prev.rstrip()[-1:]) or _is_cjk(line.lstrip()[:1]):
             hits.append(i)
     return hits
+
+
+# --- Prose ------------------------------------------------------------------
+# What a reader reads as sentences: a page's text without fenced code, inline
+# code, include lines, HTML comments, link targets and heading ids. The
+# wording lints (jargon, glossary, typography) look only at this.
+
+_INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_LINK_TARGET = re.compile(r"\]\((?:[^()\s]|\([^()]*\))*\)")
+_HEADING_ID_ANY = re.compile(r"\{[^}]*#[A-Za-z0-9_.:-]+[^}]*\}")
+_MATH = re.compile(r"\$\$.*?\$\$|\\\(.*?\\\)", re.S)
+
+
+def prose_lines(text: str) -> list[tuple[int, str]]:
+    """(1-based line number, prose) for every line outside code fences, with code spans etc. removed.
+
+    Inline code becomes a placeholder "`code`" (so two words around it stay apart) and a
+    link ``[text](target)`` keeps ``[text]`` and becomes ``[text]()``.
+    """
+    text = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    text = _MATH.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    out = []
+    fence = None
+    for i, line in enumerate(text.splitlines(), 1):
+        m = FENCE_OPEN.match(line)
+        if fence is None and m:
+            fence = m.group("fence")
+            continue
+        if fence is not None:
+            stripped = line.strip()
+            if stripped.startswith(fence[0] * len(fence)) and stripped.strip(fence[0]) == "":
+                fence = None
+            continue
+        if INCLUDE.match(line):
+            continue
+        line = _INLINE_CODE.sub("`code`", line)
+        line = _LINK_TARGET.sub("]()", line)
+        line = _HEADING_ID_ANY.sub("", line)
+        out.append((i, line))
+    return out
+
+
+def notebook_markdown(path: Path) -> str:
+    """The markdown cells of a notebook, one after another (blank line between cells)."""
+    return "\n\n".join("".join(c["source"]) for c in notebook_cells(path) if c["cell_type"] == "markdown")
+
+
+def prose_sources(lang: str) -> list[tuple[str, str]]:
+    """(name, markdown text) of every page, notebook's markdown cells, and the README, for one language."""
+    out = []
+    for rel in page_files(lang):
+        path = DOCS / lang / rel
+        text = notebook_markdown(path) if rel.endswith(".ipynb") else path.read_text(encoding="utf-8")
+        out.append((f"docs/{lang}/{rel}", text))
+    return out

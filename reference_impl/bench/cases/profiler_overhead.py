@@ -1,4 +1,4 @@
-"""What the seed article's ``benchmark_model`` measured: the model under the profiler.
+"""What a ``benchmark_model`` common in older blog posts measures: the model under the profiler.
 
 The article timed its loop *inside* ``torch.profiler.profile(record_shapes=True)``,
 so the time includes recording every operator, and the post-processing when the
@@ -25,7 +25,7 @@ __all__ = ["run"]
 
 
 class SimpleNet(nn.Module):
-    """The seed article's three-layer MLP (784-128-128-10 with dropout)."""
+    """The three-layer MLP of such posts (784-128-128-10 with dropout)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -79,7 +79,7 @@ def _first_profiled_pass_in_fresh_process(device: str) -> float | None:
 
 
 def run(cfg: BenchConfig) -> CaseResult:
-    """Time 20 batches of 64 directly and under the profiler (the seed's way).
+    """Time 20 batches of 64 directly and under the profiler (the way such posts do it).
 
     Args:
         cfg: The benchmark settings.
@@ -103,14 +103,14 @@ def run(cfg: BenchConfig) -> CaseResult:
                 for x in batches:
                     model(x)
 
-    # The seed ran the profiler once, in a fresh process: that single pass pays the
+    # Such posts run the profiler once, in a fresh process: that single pass pays the
     # profiler's start-up too. Measure it where nothing has started the profiler yet.
     first_pass = _first_profiled_pass_in_fresh_process(cfg.device)
 
     c = cfg.compare(("timed directly", direct), {"under the profiler": under_profiler})["under the profiler"]
     result = CaseResult(
         "profiler_overhead",
-        "Timing a model directly vs inside torch.profiler (the seed's benchmark_model)",
+        "Timing a model directly vs inside torch.profiler (a common benchmark_model)",
         [Column("what", "what was timed"), *timed_columns("direct ms", "profiled ms")],
     )
     result.comparisons["under the profiler"] = c
@@ -122,7 +122,7 @@ def run(cfg: BenchConfig) -> CaseResult:
     else:
         result.rows.append(
             {
-                "what": "the same, first profiled pass in a fresh process (the seed's single pass)",
+                "what": "the same, first profiled pass in a fresh process (a single-pass benchmark)",
                 "baseline_ms": c.baseline_s * 1e3,
                 "variant_ms": first_pass * 1e3,
                 "ratio": c.baseline_s / first_pass,
@@ -133,7 +133,7 @@ def run(cfg: BenchConfig) -> CaseResult:
     result.notes.append(
         "The profiled time includes recording every operator (record_shapes=True) and the profiler's "
         "post-processing on exit; it measures the profiler, not the model. The first profiled pass of a "
-        "process also pays the profiler's start-up, which the seed's single pass included "
+        "process also pays the profiler's start-up, which a single-pass benchmark includes "
         "(measured in a new Python process, after one unprofiled warm-up pass)."
     )
     return result

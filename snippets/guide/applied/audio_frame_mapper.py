@@ -1,4 +1,4 @@
-"""The seed's "VocoderModel" is a frame-wise feature-to-feature LSTM; here it learns to denoise log-mel frames."""
+"""A so-called "VocoderModel" is a frame-wise feature-to-feature LSTM; here it learns to denoise log-mel frames."""
 
 import torch
 from torch import nn

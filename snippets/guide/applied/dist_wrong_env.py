@@ -12,7 +12,7 @@ with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
 
-# What the seed does: declare a world of 2 (it used 4) from a single `python train.py` process.
+# A common mistake: declare a world of 2 (often 4) from a single `python train.py` process.
 print("default timeout:", default_pg_timeout)
 os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE="2", RANK="0")
 try:

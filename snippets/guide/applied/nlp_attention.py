@@ -59,8 +59,8 @@ torch.testing.assert_close(mine, theirs)
 print("max abs difference < 1e-6:", (mine - theirs).abs().max().item() < 1e-6)
 
 
-class SeedStyleAttention(MultiHeadAttention):
-    # the seed's forward: heads reshaped but never transposed or merged, and a method it never defined
+class TutorialStyleAttention(MultiHeadAttention):
+    # a forward common in older tutorials: heads reshaped but never transposed or merged, and a method it never defined
     def forward(self, query, key, value, mask=None):
         batch = query.size(0)
         q = self.w_q(query).view(batch, -1, self.num_heads, self.d_k)
@@ -70,6 +70,6 @@ class SeedStyleAttention(MultiHeadAttention):
 
 
 try:
-    SeedStyleAttention(d_model, heads)(x, x, x)
+    TutorialStyleAttention(d_model, heads)(x, x, x)
 except AttributeError as err:
     print(type(err).__name__ + ":", err)

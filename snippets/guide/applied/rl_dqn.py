@@ -2,6 +2,7 @@
 # figure: dqn_return.svg
 # timeout: 240
 
+import os
 import random
 from collections import deque
 
@@ -14,6 +15,19 @@ from torch import nn
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import font_manager  # noqa: E402
+
+# The Japanese pages show this figure with Japanese labels: FIGURE_LANG=ja python rl_dqn.py
+JA = os.environ.get("FIGURE_LANG") == "ja"
+if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont raises ValueError without it
+    font_manager.findfont("IPAGothic", fallback_to_default=False)
+    plt.rcParams["font.family"] = ["IPAGothic", "DejaVu Sans"]
+plt.rcParams["svg.fonttype"] = "path"  # text drawn as outlines: the SVG needs no font where it is viewed
+
+
+def tr(en, ja):
+    return ja if JA else en
+
 
 SEED = 0
 random.seed(SEED)
@@ -109,12 +123,12 @@ print(f"mean return of the last {n} episodes > 3 x the first {n}: {last > 3 * fi
 assert last > 3 * first, (first, last)
 
 fig, ax = plt.subplots(figsize=(6, 3.2))
-ax.plot(returns, lw=0.8, alpha=0.5, label="episode return")
+ax.plot(returns, lw=0.8, alpha=0.5, label=tr("episode return", "エピソードの収益"))
 window = np.convolve(returns, np.ones(n) / n, mode="valid")
-ax.plot(range(n - 1, len(returns)), window, lw=2, label=f"mean of {n}")
-ax.set_xlabel("episode")
-ax.set_ylabel("return")
-ax.set_title("DQN on CartPole-v1 (seed 0, 10,000 steps)")
+ax.plot(range(n - 1, len(returns)), window, lw=2, label=tr(f"mean of {n}", f"{n} エピソードの平均"))
+ax.set_xlabel(tr("episode", "エピソード"))
+ax.set_ylabel(tr("return", "収益"))
+ax.set_title(tr("DQN on CartPole-v1 (seed 0, 10,000 steps)", "CartPole-v1 での DQN(乱数シード 0、10,000 ステップ)"))
 ax.legend(loc="upper left")
 fig.tight_layout()
 fig.savefig("dqn_return.svg", metadata={"Date": None})

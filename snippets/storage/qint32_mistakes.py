@@ -4,7 +4,7 @@ import torch
 
 
 def attempt(label, action):
-    """Run one line of the seed article's code and print what really happens."""
+    """Run one line of the common mistake and print what really happens."""
     try:
         result = action()
     except Exception as err:  # show the real error: its first line (first sentence if very long)

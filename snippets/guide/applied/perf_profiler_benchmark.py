@@ -1,4 +1,4 @@
-"""The seed's benchmark_model times the profiler, not the model: compared with Timer on the same model."""
+"""A benchmark_model common in older blog posts times the profiler, not the model: compared with Timer on the same model."""
 # allow-stderr: ^USDT:.*\] profiler_(start|stop)$
 # (Kineto, the profiler library, logs these two lines to stderr; KINETO_LOG_LEVEL=5 silences them)
 
@@ -17,7 +17,7 @@ model = nn.Sequential(nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 10))
 loader = DataLoader(TensorDataset(torch.randn(3200, 64), torch.zeros(3200)), batch_size=32)
 
 
-def benchmark_model(model, data_loader, num_iterations=100):  # the seed's function, unchanged in substance
+def benchmark_model(model, data_loader, num_iterations=100):  # as such posts write it, unchanged in substance
     model.eval()
     for i, (data, _) in enumerate(data_loader):
         if i >= 10:
@@ -46,7 +46,7 @@ def benchmark_model(model, data_loader, num_iterations=100):  # the seed's funct
 
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    seed_result = benchmark_model(model, loader)
+    profiled_result = benchmark_model(model, loader)
 for message in sorted({f"{w.category.__name__}: {w.message}" for w in caught}):
     print(message)
 
@@ -55,6 +55,6 @@ timer = benchmark.Timer(
     stmt="with torch.no_grad(): model(batch)", globals={"torch": torch, "model": model, "batch": batch}, num_threads=1
 )
 model_only = timer.blocked_autorange(min_run_time=0.5).median
-ratio = seed_result["avg_time_per_batch"] / model_only
-print("seed's per-batch time > 2 x the model's own time:", ratio > 2)
+ratio = profiled_result["avg_time_per_batch"] / model_only
+print("profiled per-batch time > 2 x the model's own time:", ratio > 2)
 assert ratio > 2, ratio
