@@ -21,8 +21,8 @@ finite one (and an infinite input):
 PyTorch 2.13 (checked on CPU, for contiguous and strided tensors): ``.to(torch.float8_e4m3fn)``
 **saturates** (``1e6``, ``inf`` -> 448; ``-inf`` -> -448), and ``.to(torch.float8_e5m2)``
 does **not** (``61440``, ``inf`` -> inf). The e4m3fn saturation arrived with PyTorch pull
-request 178817 (torch 2.12), in the conversion code that CPU and CUDA share; older
-releases gave NaN from 480 on (torch 2.11 on an H200 did). So pass
+request 178817 (April 2026, torch 2.12), in the conversion function that CPU code and CUDA
+kernels share; with torch 2.11 the CUDA cast on a GPU machine gave NaN instead. So pass
 ``saturate=True`` for e4m3fn and ``saturate=False`` for e5m2 to reproduce this torch.
 Libraries such as torchao scale and clamp before casting, so they never rely on either
 behaviour.

@@ -88,7 +88,7 @@ def float32_to_tf32(x: torch.Tensor, *, rounding: TF32Rounding) -> torch.Tensor:
         NotATensorError: ``x`` is not a tensor.
         DtypeError: ``x`` is not float32.
         ConfigError: ``rounding`` is not one of
-            [`TF32_ROUNDINGS`][reference_impl.storage.tf32.TF32_ROUNDINGS].
+            ``TF32_ROUNDINGS``.
 
     Examples:
         >>> import torch
