@@ -200,3 +200,15 @@ def test_errors_are_typed_and_say_what_to_do():
         float32_to_float8_bits(torch.ones(2), torch.float8_e5m2)  # type: ignore[call-arg]
     with pytest.raises(DtypeError, match=r"\.view\(torch\.float8_e4m3fn\)"):
         float8_to_float32(torch.zeros(2, dtype=torch.uint8))
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("dtype", FORMATS, ids=IDS)
+def test_cuda_cast_matches_the_cpu_cast_and_the_reference(dtype):
+    """The float8 page says CPU and CUDA share the conversion code in torch >= 2.12: check it."""
+    values = finite_values(dtype)
+    midpoints = (values[:-1] + values[1:]) / 2
+    x = torch.cat([neighbourhood(torch.cat([values, midpoints]), width=64), all_16_bit_values(torch.bfloat16)])
+    on_cuda = x.cuda().to(dtype).view(torch.uint8).cpu()
+    assert torch.equal(on_cuda, torch_bits(x, dtype))
+    assert torch.equal(float32_to_float8_bits(x.cuda(), dtype, saturate=TORCH_SATURATES[dtype]).cpu(), on_cuda)
