@@ -1,0 +1,34 @@
+# requires: cuda
+# allow-stderr: ^Failed to load .*torchao/_C_
+# allow-stderr: _pytree\.py:\d+\] <enum 'KernelPreference'> is an Enum subclass
+import torch
+from torch import nn
+from torchao.float8 import convert_to_float8_training
+from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, quantize_
+
+torch.manual_seed(0)
+
+
+def make_model():
+    return nn.Sequential(nn.Linear(4096, 14336), nn.SiLU(), nn.Linear(14336, 4096)).cuda()
+
+
+# Training: float8 matmuls in forward and backward, bfloat16 autocast around them.
+model = make_model()
+convert_to_float8_training(model)
+model = torch.compile(model)  # compile fuses the scaling and casting kernels
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+x = torch.randn(8, 2048, 4096, device="cuda")
+for _ in range(3):
+    optimizer.zero_grad(set_to_none=True)
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        loss = model(x).float().square().mean()
+    loss.backward()
+    optimizer.step()
+print("float8 training step ran, loss", f"{loss.item():.4f}")
+
+# Inference: float8 weights, activations cast to float8 on the fly (needs compute capability 8.9+).
+model = make_model().to(torch.bfloat16).eval()
+quantize_(model, Float8DynamicActivationFloat8WeightConfig())
+with torch.no_grad():
+    print("float8 inference output:", model(x[0].to(torch.bfloat16)).dtype)
