@@ -23,6 +23,7 @@ from reference_impl.amp.training import (
     StepResult,
     amp_policy,
     checked_autocast,
+    has_native_bfloat16,
     make_scaler,
     train_step,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "UnknownDeviceTypeError",
     "amp_policy",
     "checked_autocast",
+    "has_native_bfloat16",
     "logsumexp_float32",
     "make_scaler",
     "matmul_with_dtype_log",
