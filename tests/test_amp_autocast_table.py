@@ -7,7 +7,7 @@ from pathlib import Path
 
 import torch
 
-from reference_impl.amp.autocast_table import OPS, format_table, probe
+from reference_impl.amp.autocast_table import OPS, format_autocast_table, probe_autocast
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "snippets" / "amp" / "autocast_op_table.out"
@@ -16,7 +16,7 @@ COLUMNS = [(torch.bfloat16, torch.float32), (torch.bfloat16, torch.bfloat16), (t
 
 def test_committed_table_matches_the_installed_torch():
     # test_snippets.py checks the same file byte for byte; this test says what to do about it.
-    fresh = format_table("cpu", COLUMNS) + "\n"
+    fresh = format_autocast_table("cpu", COLUMNS) + "\n"
     assert COMMITTED.read_text() == fresh, (
         "the autocast op table changed with this torch; regenerate it with "
         "`.venv/bin/python -m pytest tests/test_snippets.py -k autocast_op_table --update-outputs`, "
@@ -35,8 +35,8 @@ def test_every_op_appears_once():
 
 
 def test_the_three_behaviours_the_page_describes():
-    cpu = probe("cpu", torch.bfloat16)
-    cpu16 = probe("cpu", torch.bfloat16, torch.bfloat16)
+    cpu = probe_autocast("cpu", torch.bfloat16)
+    cpu16 = probe_autocast("cpu", torch.bfloat16, torch.bfloat16)
     # 1. lower precision: matrix products are cast down
     for op in ("a @ b", "F.linear", "F.conv2d", "torch.bmm", "torch.addmm"):
         assert cpu[op] == "bfloat16", op
@@ -53,5 +53,5 @@ def test_errors_are_recorded_not_raised(monkeypatch):
         raise RuntimeError("no kernel")
 
     monkeypatch.setitem(OPS, "broken", broken)
-    assert probe("cpu", torch.bfloat16)["broken"] == "error: RuntimeError"
-    assert re.search(r"^broken +error: RuntimeError", format_table("cpu", COLUMNS[:1]), re.M)
+    assert probe_autocast("cpu", torch.bfloat16)["broken"] == "error: RuntimeError"
+    assert re.search(r"^broken +error: RuntimeError", format_autocast_table("cpu", COLUMNS[:1]), re.M)

@@ -2,9 +2,9 @@
 
 PyTorch keeps per-device lists of the operations autocast runs in the lower precision, in
 float32, or leaves alone, and the lists change between releases and devices. Instead of copying
-them by hand, [`probe`][reference_impl.amp.autocast_table.probe] runs each operation of
-[`OPS`][reference_impl.amp.autocast_table.OPS] inside an autocast region and records the dtype
-of its output, and [`format_table`][reference_impl.amp.autocast_table.format_table] prints the
+them by hand, [`probe_autocast`][reference_impl.amp.autocast_table.probe_autocast] runs each operation of
+``OPS`` inside an autocast region and records the dtype
+of its output, and [`format_autocast_table`][reference_impl.amp.autocast_table.format_autocast_table] prints the
 result. The site shows the table generated this way; its test fails when a new torch changes it.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 import torch
 import torch.nn.functional as F
 
-__all__ = ["OPS", "format_table", "probe"]
+__all__ = ["OPS", "format_autocast_table", "probe_autocast"]
 
 
 def _inputs(device: str, dtype: torch.dtype) -> dict[str, torch.Tensor]:
@@ -78,7 +78,7 @@ OPS: dict[str, Callable[[dict[str, torch.Tensor]], torch.Tensor]] = {
 }
 
 
-def probe(
+def probe_autocast(
     device_type: str, autocast_dtype: torch.dtype, input_dtype: torch.dtype = torch.float32
 ) -> dict[str, str]:
     """Run every operation of ``OPS`` under autocast and record its output dtype.
@@ -93,9 +93,9 @@ def probe(
         ``"error: <exception type>"`` instead.
 
     Examples:
-        >>> probe("cpu", torch.bfloat16)["a @ b"]
+        >>> probe_autocast("cpu", torch.bfloat16)["a @ b"]
         'bfloat16'
-        >>> probe("cpu", torch.bfloat16)["F.mse_loss"]
+        >>> probe_autocast("cpu", torch.bfloat16)["F.mse_loss"]
         'float32'
     """
     inputs = _inputs(device_type, input_dtype)
@@ -110,7 +110,7 @@ def probe(
     return result
 
 
-def format_table(device_type: str, columns: Sequence[tuple[torch.dtype, torch.dtype]]) -> str:
+def format_autocast_table(device_type: str, columns: Sequence[tuple[torch.dtype, torch.dtype]]) -> str:
     """A plain-text table: one row per operation, one column per (autocast dtype, input dtype).
 
     Args:
@@ -121,10 +121,10 @@ def format_table(device_type: str, columns: Sequence[tuple[torch.dtype, torch.dt
         The table, headed by the torch version and the device it was generated on.
 
     Examples:
-        >>> format_table("cpu", [(torch.bfloat16, torch.float32)]).splitlines()[4].split()
+        >>> format_autocast_table("cpu", [(torch.bfloat16, torch.float32)]).splitlines()[4].split()
         ['a', '@', 'b', 'bfloat16']
     """
-    probed = [probe(device_type, ac, inp) for ac, inp in columns]
+    probed = [probe_autocast(device_type, ac, inp) for ac, inp in columns]
     short = [(str(ac).removeprefix("torch."), str(inp).removeprefix("torch.")) for ac, inp in columns]
     width = max(len(name) for name in OPS) + 2
     cell = max(12, *(len(c) for col in probed for c in col.values())) + 2

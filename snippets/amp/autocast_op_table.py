@@ -2,6 +2,6 @@
 
 import torch
 
-from reference_impl.amp.autocast_table import format_table
+from reference_impl.amp.autocast_table import format_autocast_table
 
-print(format_table("cpu", [(torch.bfloat16, torch.float32), (torch.bfloat16, torch.bfloat16), (torch.float16, torch.float32)]))
+print(format_autocast_table("cpu", [(torch.bfloat16, torch.float32), (torch.bfloat16, torch.bfloat16), (torch.float16, torch.float32)]))

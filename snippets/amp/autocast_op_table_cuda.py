@@ -3,7 +3,7 @@
 
 import torch
 
-from reference_impl.amp.autocast_table import format_table
+from reference_impl.amp.autocast_table import format_autocast_table
 
 columns = [(torch.float16, torch.float32), (torch.float16, torch.float16), (torch.bfloat16, torch.float32)]
-print(format_table("cuda", columns))
+print(format_autocast_table("cuda", columns))
