@@ -134,3 +134,33 @@ def test_cuda_float16_step():
     assert results[-1].loss < results[0].loss
     with checked_autocast("cuda"):
         assert model(x).dtype == torch.float16
+
+
+def _fake_gpu(monkeypatch, capability):
+    monkeypatch.setattr(torch.version, "hip", None)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device=None: capability)
+    # What torch.cuda.is_bf16_supported() says on such a GPU by default (emulation counts).
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda including_emulation=True: True)
+
+
+@pytest.mark.parametrize(
+    ("capability", "native"),
+    [((7, 0), False), ((7, 5), False), ((8, 0), True), ((8, 9), True), ((9, 0), True)],
+)
+def test_native_bfloat16_follows_compute_capability(monkeypatch, capability, native):
+    _fake_gpu(monkeypatch, capability)
+    assert amp.has_native_bfloat16() is native
+    assert amp_policy("cuda").dtype == torch.float16
+    if native:
+        assert amp_policy("cuda", torch.bfloat16) == amp.AmpPolicy("cuda", torch.bfloat16, False)
+    else:
+        # V100 (7.0) and T4 (7.5): is_bf16_supported() is True there, yet bfloat16 is emulated.
+        with pytest.raises(AutocastDtypeError, match=rf"capability {capability[0]}\.{capability[1]}.*emulation"):
+            amp_policy("cuda", torch.bfloat16)
+
+
+def test_native_bfloat16_without_cuda(monkeypatch):
+    monkeypatch.setattr(torch.version, "hip", None)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert amp.has_native_bfloat16() is False

@@ -5,9 +5,12 @@ Modules:
     functions: autograd Functions decorated with ``torch.amp.custom_fwd`` / ``custom_bwd``.
     training: a device-agnostic AMP training step that refuses setups where autocast or
         the scaler would silently do nothing.
+    autocast_table: which dtype each operation produces under autocast, probed on the
+        installed torch.
     errors: the typed errors of this package.
 """
 
+from reference_impl.amp.autocast_table import format_autocast_table, probe_autocast
 from reference_impl.amp.errors import (
     AutocastDtypeError,
     AutocastUnavailableError,
@@ -23,6 +26,7 @@ from reference_impl.amp.training import (
     StepResult,
     amp_policy,
     checked_autocast,
+    has_native_bfloat16,
     make_scaler,
     train_step,
 )
@@ -40,9 +44,12 @@ __all__ = [
     "UnknownDeviceTypeError",
     "amp_policy",
     "checked_autocast",
+    "format_autocast_table",
+    "has_native_bfloat16",
     "logsumexp_float32",
     "make_scaler",
     "matmul_with_dtype_log",
+    "probe_autocast",
     "to_float32",
     "train_step",
     "update_scale",

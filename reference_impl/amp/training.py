@@ -30,7 +30,15 @@ from reference_impl.amp.grad_scaler import ReferenceGradScaler
 from reference_impl.errors import DtypeError, NotATensorError
 from reference_impl.storage._checks import require_dtype_object
 
-__all__ = ["AmpPolicy", "StepResult", "amp_policy", "checked_autocast", "make_scaler", "train_step"]
+__all__ = [
+    "AmpPolicy",
+    "StepResult",
+    "amp_policy",
+    "checked_autocast",
+    "has_native_bfloat16",
+    "make_scaler",
+    "train_step",
+]
 
 _DEFAULT_DTYPE = {"cpu": torch.bfloat16, "cuda": torch.float16}
 
@@ -50,8 +58,37 @@ class AmpPolicy:
     needs_scaler: bool
 
 
+def has_native_bfloat16(device: str | torch.device | int | None = None) -> bool:
+    """Whether a CUDA GPU computes in bfloat16 natively (compute capability 8.0, Ampere, or newer).
+
+    ``torch.cuda.is_bf16_supported()`` is not this test: by default it also returns True on
+    older GPUs (V100, T4) where bfloat16 works only by emulation, which is correct but slow.
+    This helper asks the compute capability instead (ROCm GPUs count as native, as PyTorch
+    assumes). On a machine without CUDA it returns False.
+
+    Args:
+        device: A CUDA device (``"cuda:1"``, ``torch.device``, an index) or None for the
+            current device.
+
+    Returns:
+        True when the device's compute capability is 8.0 or higher (or the build is ROCm).
+
+    Examples:
+        >>> has_native_bfloat16() == (
+        ...     torch.cuda.is_available() and torch.cuda.get_device_capability()[0] >= 8
+        ... )
+        True
+    """
+    if torch.version.hip:
+        return torch.cuda.is_available()
+    if not torch.cuda.is_available():
+        return False
+    major, _minor = torch.cuda.get_device_capability(device)
+    return major >= 8
+
+
 def _supported_dtypes(device_type: str) -> tuple[torch.dtype, ...]:
-    if device_type == "cuda" and not torch.cuda.is_bf16_supported():
+    if device_type == "cuda" and not has_native_bfloat16():
         return (torch.float16,)
     return (torch.float16, torch.bfloat16)
 
@@ -71,7 +108,8 @@ def amp_policy(device: str | torch.device, dtype: torch.dtype | None = None) -> 
         AutocastUnavailableError: A CUDA device on a machine without CUDA (autocast would
             warn and disable itself).
         AutocastDtypeError: The device cannot autocast to ``dtype`` (float32, float64,
-            an integer dtype, or bfloat16 on a GPU without bfloat16 support).
+            an integer dtype, or bfloat16 on a GPU without native bfloat16, see
+            [`has_native_bfloat16`][reference_impl.amp.training.has_native_bfloat16]).
 
     Examples:
         >>> amp_policy("cpu")
@@ -100,6 +138,13 @@ def amp_policy(device: str | torch.device, dtype: torch.dtype | None = None) -> 
     if dtype is None:
         dtype = _DEFAULT_DTYPE[device_type]
     require_dtype_object(dtype)
+    if device_type == "cuda" and dtype == torch.bfloat16 and not has_native_bfloat16(device):
+        major, minor = torch.cuda.get_device_capability(device)
+        raise AutocastDtypeError(
+            f"this GPU (compute capability {major}.{minor}) has no native bfloat16: autocast would "
+            f"run it by emulation, correct but slow (torch.cuda.is_bf16_supported() still says True); "
+            f"use float16 with a GradScaler on this GPU"
+        )
     supported = _supported_dtypes(device_type)
     if dtype not in supported:
         raise AutocastDtypeError(

@@ -27,6 +27,7 @@ from reference_impl.quantization.compare import (
     QuantizationComparison,
     compare_models,
     replaced_modules,
+    require_quantized,
     state_dict_bytes,
 )
 from reference_impl.quantization.dynamic import (
@@ -65,6 +66,7 @@ __all__ = [
     "quantize_per_tensor",
     "quantize_weight",
     "replaced_modules",
+    "require_quantized",
     "requantized_linear",
     "state_dict_bytes",
 ]

@@ -23,7 +23,13 @@ from torch import nn
 from reference_impl.errors import ConfigError, NotATensorError
 from reference_impl.quantization._checks import NothingQuantizedError
 
-__all__ = ["QuantizationComparison", "compare_models", "replaced_modules", "state_dict_bytes"]
+__all__ = [
+    "QuantizationComparison",
+    "compare_models",
+    "replaced_modules",
+    "require_quantized",
+    "state_dict_bytes",
+]
 
 # torch 2.13 warns that quantized tensors are deprecated when the packed int8
 # weights of torch.ao modules are unpacked for saving; this tool only measures.
@@ -73,6 +79,40 @@ def replaced_modules(float_model: nn.Module, quantized_model: nn.Module) -> dict
         if weight is not None and type(weight) not in (torch.Tensor, nn.Parameter):
             found[name] = (_type_name(old), f"{_type_name(module)} with {type(weight).__name__} weight")
     return found
+
+
+def require_quantized(float_model: nn.Module, quantized_model: nn.Module) -> dict[str, tuple[str, str]]:
+    """Raise unless something was quantized; call it before printing any error or accuracy figure.
+
+    A model in which nothing was quantized computes exactly what the float model computes, so its
+    "quantization error" prints as 0 and looks like a perfect result.
+
+    Args:
+        float_model: The original model.
+        quantized_model: The model after quantization.
+
+    Returns:
+        What [`replaced_modules`][reference_impl.quantization.compare.replaced_modules] found
+        (never empty).
+
+    Raises:
+        NothingQuantizedError: No module type changed and no weight became quantized.
+
+    Examples:
+        >>> m = nn.Sequential(nn.Linear(4, 4))
+        >>> require_quantized(m, m)
+        Traceback (most recent call last):
+          ...
+        reference_impl.quantization._checks.NothingQuantizedError: nothing was quantized: ...
+    """
+    replaced = replaced_modules(float_model, quantized_model)
+    if not replaced:
+        raise NothingQuantizedError(
+            "nothing was quantized: every module of the 'quantized' model has its float type. "
+            "quantize_dynamic replaces child modules only: wrap a bare layer, e.g. nn.Sequential(layer), "
+            "and check that the module types it lists are in the model"
+        )
+    return replaced
 
 
 def state_dict_bytes(model: nn.Module) -> int:
@@ -195,13 +235,7 @@ def compare_models(
     """
     if rounds < 0:
         raise ConfigError(f"rounds must be >= 0, got {rounds}")
-    replaced = replaced_modules(float_model, quantized_model)
-    if not replaced:
-        raise NothingQuantizedError(
-            "nothing was quantized: every module of the 'quantized' model has its float type. "
-            "quantize_dynamic replaces child modules only: wrap a bare layer, e.g. nn.Sequential(layer), "
-            "and check that the module types it lists are in the model"
-        )
+    replaced = require_quantized(float_model, quantized_model)
     inputs = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
     ref = _outputs(float_model, inputs)
     out = _outputs(quantized_model, inputs)

@@ -12,7 +12,10 @@ print("GPUs       ", torch.cuda.device_count())  # those CUDA_VISIBLE_DEVICES le
 if torch.cuda.is_available():
     for i in range(torch.cuda.device_count()):
         print(f"  cuda:{i}", torch.cuda.get_device_name(i), "capability", torch.cuda.get_device_capability(i))
-    print("bf16 on GPU", torch.cuda.is_bf16_supported())
+    # Native bfloat16 needs compute capability 8.0 (Ampere) or newer. is_bf16_supported() alone
+    # also says True on older GPUs (V100, T4), where bfloat16 only runs by slow emulation.
+    print("bf16 on GPU, native", torch.cuda.get_device_capability()[0] >= 8)
+    print("bf16 on GPU, incl. emulation", torch.cuda.is_bf16_supported())
     x = torch.randn(256, 256, device="cuda")
     print("GPU matmul ok", bool(torch.isfinite(x @ x).all()))
 print("CPU threads", torch.get_num_threads())

@@ -5,7 +5,7 @@ from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 from torch import nn
 
-from reference_impl.quantization import compare_models
+from reference_impl.quantization import compare_models, require_quantized
 
 torch.set_num_threads(1)  # tiny model: one thread is faster than two fighting over small ops
 torch.manual_seed(0)
@@ -49,6 +49,9 @@ with warnings.catch_warnings():
     quantized = torch.ao.quantization.quantize_dynamic(
         model, {nn.Linear, nn.LSTM, nn.RNNCell}, dtype=torch.qint8
     )
+
+
+require_quantized(model, quantized)  # raises if no module was replaced: prove it before any figure
 
 
 def accuracy(m):

@@ -54,7 +54,10 @@ except Exception as err:
 
 quant_pre_process(folder / "float.onnx", folder / "prepared.onnx")  # shape inference + cleanup
 quantize_dynamic(folder / "prepared.onnx", folder / "int8.onnx", weight_type=QuantType.QInt8)
-print("int8 graph ops:", sorted({node.op_type for node in onnx.load(folder / "int8.onnx").graph.node}))
+int8_ops = sorted({node.op_type for node in onnx.load(folder / "int8.onnx").graph.node})
+print("int8 graph ops:", int8_ops)
+if not any("Integer" in op or "Quantize" in op for op in int8_ops):  # prove it before any error figure
+    raise RuntimeError(f"the int8 graph has no integer or quantize ops: nothing was quantized ({int8_ops})")
 
 sessions = {name: ort.InferenceSession(folder / f"{name}.onnx", providers=["CPUExecutionProvider"])
             for name in ("float", "int8")}

@@ -18,6 +18,20 @@ with warnings.catch_warnings():
         get_default_x86_inductor_quantization_config,
     )
 
+
+
+def count_qdq(graph_module):
+    """Number of quantize/dequantize calls in a converted graph (0 means nothing was quantized)."""
+    return sum(1 for n in graph_module.graph.nodes if n.op == "call_function" and "quantize" in str(n.target))
+
+
+def require_quantized(graph_module):
+    count = count_qdq(graph_module)
+    if count == 0:
+        raise RuntimeError("convert_pt2e returned a graph without quantize/dequantize ops: nothing was quantized")
+    return count
+
+
 torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10)).eval()
 example = (torch.randn(8, 64),)
@@ -31,6 +45,7 @@ for _ in range(8):
     prepared(torch.randn(8, 64))  # 3. calibrate
 quantized = convert_pt2e(prepared)  # 4. observers -> quantize/dequantize ops
 
+require_quantized(quantized)  # before any error figure: prove the graph was quantized
 ops = Counter(str(n.target) for n in quantized.graph.nodes if n.op == "call_function")
 for op, count in sorted(ops.items()):
     print(f"{count} x {op}")
@@ -38,6 +53,14 @@ x = torch.randn(32, 64)
 with torch.no_grad():
     ref, out = model(x), quantized(x)
 print(f"relative L2 error vs float: {((out - ref).norm() / ref.norm()).item():.3f}")
+
+# A quantizer without .set_global(...) has no config for any op: the flow runs, quantizes nothing.
+bare = convert_pt2e(prepare_pt2e(torch.export.export(model, example).module(), X86InductorQuantizer()))
+print("X86InductorQuantizer() without set_global:", count_qdq(bare), "quantize/dequantize ops")
+try:
+    require_quantized(bare)
+except RuntimeError as err:
+    print(type(err).__name__, err)
 
 fixed = torch.export.export(model, example).module()  # no dynamic_shapes
 try:

@@ -9,6 +9,8 @@ from sklearn.model_selection import train_test_split
 from torch import nn
 from torch.ao.quantization import DeQuantStub, QuantStub
 
+from reference_impl.quantization import require_quantized
+
 torch.set_num_threads(1)  # tiny model: one thread is faster than two fighting over small ops
 torch.manual_seed(0)
 digits = load_digits()
@@ -61,5 +63,6 @@ with warnings.catch_warnings():
     print("after prepare_qat:", public_name(qat[1]))
     train(qat, 30)  # 3. fine-tune: the forward pass sees the rounding, gradients pass straight through
     int8 = torch.ao.quantization.convert(qat.eval())  # 4. real int8 modules
+require_quantized(model, int8)  # raises if no module was replaced, before any accuracy figure
 print(f"int8 after QAT accuracy     {accuracy(int8):.3f}")
 print("final module:", public_name(int8[1]))

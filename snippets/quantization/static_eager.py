@@ -6,6 +6,8 @@ from sklearn.model_selection import train_test_split
 from torch import nn
 from torch.ao.quantization import DeQuantStub, QuantStub
 
+from reference_impl.quantization import require_quantized
+
 torch.set_num_threads(1)  # tiny model: one thread is faster than two fighting over small ops
 torch.manual_seed(0)
 digits = load_digits()
@@ -58,6 +60,7 @@ with warnings.catch_warnings():
         for batch in x_train[:512].split(64):  # calibration: run representative data
             prepared(batch)
     quantized = torch.ao.quantization.convert(prepared)  # observers -> scales, modules -> int8
+require_quantized(model, quantized)  # raises if no module was replaced, before any accuracy figure
 for name, module in quantized.named_children():
     print(f"{name:8} {public_name(module)}")
 

@@ -7,4 +7,7 @@ half = weights.to(torch.float16)  # a new GPU storage, half the bytes
 bf16 = weights.to(torch.bfloat16)
 for t in (weights, half, bf16):
     print(t.device, t.dtype, t.untyped_storage().nbytes() // 2**20, "MiB")
-print(torch.cuda.get_device_name(), "bf16 supported:", torch.cuda.is_bf16_supported())
+major, minor = torch.cuda.get_device_capability()
+# bfloat16 is native from compute capability 8.0 (Ampere); is_bf16_supported() is True on
+# older GPUs too, because there it counts slow emulation as support.
+print(torch.cuda.get_device_name(), f"capability {major}.{minor}", "native bf16:", major >= 8)

@@ -6,14 +6,15 @@ import socket
 from datetime import timedelta
 
 import torch.distributed as dist
-from torch.distributed.constants import default_pg_timeout
+from torch.distributed.constants import default_pg_nccl_timeout, default_pg_timeout
 
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
 
 # A common mistake: declare a world of 2 (often 4) from a single `python train.py` process.
-print("default timeout:", default_pg_timeout)
+print("default timeout, gloo:", default_pg_timeout)
+print("default timeout, nccl:", default_pg_nccl_timeout)  # None on a build without NCCL
 os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE="2", RANK="0")
 try:
     # with the default timeout this waits this long; a short one turns the hang into an error
