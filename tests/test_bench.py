@@ -9,9 +9,9 @@ import sys
 import pytest
 import torch
 
-from reference_impl.bench import CASES, BenchConfig, compare, run_bench
-from reference_impl.bench.cli import main as bench_main
-from reference_impl.bench.timing import SPREAD_LIMIT, Comparison
+from benchmarks import CASES, BenchConfig, compare, run_bench
+from benchmarks.cli import main as bench_main
+from benchmarks.timing import SPREAD_LIMIT, Comparison
 from reference_impl.errors import ConfigError
 
 
@@ -144,10 +144,13 @@ def test_cli_selects_cases_and_reports_errors(tmp_path, capsys):
         assert "torch.cuda.is_available() is False" in capsys.readouterr().err
 
 
-def test_module_entry_point_rejects_unknown_commands():
-    proc = subprocess.run([sys.executable, "-m", "reference_impl", "benchmark"], capture_output=True, text=True)
+def test_module_entry_point_rejects_unknown_cases_and_the_old_command():
+    proc = subprocess.run([sys.executable, "-m", "benchmarks", "--cases", "benchmark"], capture_output=True, text=True)
     assert proc.returncode == 2
-    assert "unknown command 'benchmark'" in proc.stderr
+    assert "invalid choice: 'benchmark'" in proc.stderr
+    old = subprocess.run([sys.executable, "-m", "reference_impl", "bench"], capture_output=True, text=True)
+    assert old.returncode == 2
+    assert "python -m benchmarks" in old.stderr
 
 
 def test_onnx_runtime_int8_is_smaller_and_accurate(quick):

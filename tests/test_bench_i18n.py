@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from reference_impl.bench.cli import build_parser
-from reference_impl.bench.cli import main as bench_main
-from reference_impl.bench.i18n import UntranslatedError, english_words, japanese_path, to_japanese
-from reference_impl.bench.results import CaseResult, Column, case_markdown_files, comparison_cells, write_case
-from reference_impl.bench.timing import Comparison
+from benchmarks.cli import build_parser
+from benchmarks.cli import main as bench_main
+from benchmarks.i18n import UntranslatedError, english_words, japanese_path, to_japanese
+from benchmarks.report import CaseResult, Column, case_markdown_files, comparison_cells, write_case
+from benchmarks.timing import Comparison
 from reference_impl.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,10 +40,10 @@ def test_the_committed_results_are_found():
 @pytest.mark.parametrize("md", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_committed_table_has_its_japanese_file_up_to_date(md):
     ja = japanese_path(md)
-    assert ja.is_file(), f"{ja.relative_to(REPO)} is missing; run `python -m reference_impl bench --render-only`"
+    assert ja.is_file(), f"{ja.relative_to(REPO)} is missing; run `python -m benchmarks --render-only`"
     assert ja.read_text() == to_japanese(md.read_text()), (
         f"{ja.relative_to(REPO)} is stale or was edited by hand; it is generated: run "
-        f"`python -m reference_impl bench --render-only --out {md.parent.relative_to(REPO)}`"
+        f"`python -m benchmarks --render-only --out {md.parent.relative_to(REPO)}`"
     )
 
 
@@ -86,7 +86,7 @@ def test_unknown_english_text_raises(old, new, kind):
         to_japanese(MD.replace(old, new, 1))
     message = str(info.value)
     assert f"untranslated {kind}" in message and "add it to the i18n table" in message
-    assert "reference_impl/bench/i18n.py" in message
+    assert "benchmarks/i18n.py" in message
     if kind != "stamp line":
         assert new.split(". ")[-1].strip("| ") in message, message
     assert isinstance(info.value, ConfigError)

@@ -13,10 +13,10 @@ import copy
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import times
-from reference_impl.bench.cases.dynamic_int8 import quantize
-from reference_impl.bench.config import BenchConfig, state_dict_nbytes
-from reference_impl.bench.results import CaseResult, Column
+from benchmarks.cases._fmt import times
+from benchmarks.cases.dynamic_int8 import quantize
+from benchmarks.config import BenchConfig, state_dict_nbytes
+from benchmarks.report import CaseResult, Column
 
 __all__ = ["run"]
 

@@ -1,6 +1,6 @@
 """The benchmark command: measurements a reader can re-run.
 
-``python -m reference_impl bench [--quick] [--device cpu|cuda] [--threads N] [--cases ...] [--out DIR]``
+``python -m benchmarks [--quick] [--device cpu|cuda] [--threads N] [--cases ...] [--out DIR]``
 writes ``benchmarks/results/<device>/<case>.json`` and ``<case>.md`` (a table and a
 one-line environment stamp, ready to include in a page), plus ``<case>.ja.md``, the same
 table in Japanese (module `i18n`; ``--render-only`` rewrites those from the committed
@@ -19,12 +19,12 @@ thread, the two variants alternated round by round, the median of the per-round
 ratios and their spread; a spread over 1.3 is flagged as too noisy to publish.
 """
 
-from reference_impl.bench.cases import CASES
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.environment import collect_environment, isa_class
-from reference_impl.bench.results import CaseResult
-from reference_impl.bench.runner import run_bench
-from reference_impl.bench.timing import SPREAD_LIMIT, Comparison, compare
+from benchmarks.cases import CASES
+from benchmarks.config import BenchConfig
+from benchmarks.environment import collect_environment, isa_class
+from benchmarks.report import CaseResult
+from benchmarks.runner import run_bench
+from benchmarks.timing import SPREAD_LIMIT, Comparison, compare
 
 __all__ = [
     "CASES",

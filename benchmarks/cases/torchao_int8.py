@@ -19,9 +19,9 @@ import warnings
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import percent, timed_columns, times
-from reference_impl.bench.config import BenchConfig, relative_l2, state_dict_nbytes
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.cases._fmt import percent, timed_columns, times
+from benchmarks.config import BenchConfig, relative_l2, state_dict_nbytes
+from benchmarks.report import CaseResult, Column, comparison_cells
 
 __all__ = ["run"]
 

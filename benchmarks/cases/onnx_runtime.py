@@ -18,9 +18,9 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import percent, timed_columns, times
-from reference_impl.bench.config import BenchConfig, relative_l2
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.cases._fmt import percent, timed_columns, times
+from benchmarks.config import BenchConfig, relative_l2
+from benchmarks.report import CaseResult, Column, comparison_cells
 
 __all__ = ["run"]
 

@@ -17,9 +17,9 @@ from typing import Callable
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import percent, timed_columns, times
-from reference_impl.bench.config import BenchConfig, expected_ao_deprecations, relative_l2, state_dict_nbytes
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.cases._fmt import percent, timed_columns, times
+from benchmarks.config import BenchConfig, expected_ao_deprecations, relative_l2, state_dict_nbytes
+from benchmarks.report import CaseResult, Column, comparison_cells
 from reference_impl.errors import ConfigError
 
 __all__ = ["run"]

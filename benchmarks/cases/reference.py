@@ -1,6 +1,6 @@
 """reference_impl's readable implementations against PyTorch's own kernels.
 
-Each [ReferencePair][reference_impl.bench.cases.reference.ReferencePair] names a
+Each [ReferencePair][benchmarks.cases.reference.ReferencePair] names a
 reference function, the PyTorch kernel it re-implements, an input maker and a
 way to count bit-exact agreements: the two float32 roundings of
 ``reference_impl.storage`` and int8 quantization against torchao's
@@ -17,9 +17,9 @@ from typing import Callable
 
 import torch
 
-from reference_impl.bench.cases._fmt import timed_columns
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.cases._fmt import timed_columns
+from benchmarks.config import BenchConfig
+from benchmarks.report import CaseResult, Column, comparison_cells
 
 __all__ = ["REFERENCE_PAIRS", "ReferencePair", "bit_exact_count", "float32_test_values", "normal_test_values", "run"]
 

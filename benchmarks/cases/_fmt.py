@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference_impl.bench.results import Column
+from benchmarks.report import Column
 
 
 def ms(value: float) -> str:

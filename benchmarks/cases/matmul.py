@@ -11,9 +11,9 @@ from contextlib import contextmanager
 
 import torch
 
-from reference_impl.bench.cases._fmt import percent, timed_columns
-from reference_impl.bench.config import BenchConfig, relative_l2
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.cases._fmt import percent, timed_columns
+from benchmarks.config import BenchConfig, relative_l2
+from benchmarks.report import CaseResult, Column, comparison_cells
 
 __all__ = ["run"]
 

@@ -168,7 +168,7 @@ def compare(
         blocks: Blocks per measurement (the fastest counts).
 
     Returns:
-        One [Comparison][reference_impl.bench.timing.Comparison] per variant name.
+        One [Comparison][benchmarks.timing.Comparison] per variant name.
 
     Raises:
         ConfigError: ``rounds`` < 2, ``min_time`` <= 0 or no variants.

@@ -1,4 +1,4 @@
-"""``python -m reference_impl bench``: the command line of the benchmark."""
+"""``python -m benchmarks``: the command line of the benchmark."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from reference_impl.bench.cases import CASES
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import render_markdown, write_japanese
-from reference_impl.bench.runner import run_bench
+from benchmarks.cases import CASES
+from benchmarks.config import BenchConfig
+from benchmarks.report import render_markdown, write_japanese
+from benchmarks.runner import run_bench
 from reference_impl.errors import ConfigError
 
 __all__ = ["build_parser", "main"]
 
 
-def build_parser(prog: str = "python -m reference_impl bench") -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m benchmarks") -> argparse.ArgumentParser:
     """The argument parser of the bench command.
 
     Args:
@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the bench command.
 
     Args:
-        argv: Arguments after ``bench`` (default ``sys.argv[2:]`` as given by ``__main__``).
+        argv: The arguments (default ``sys.argv[1:]``).
 
     Returns:
         The exit status (0 on success, 2 on a configuration error).

@@ -17,9 +17,9 @@ import torch
 from torch import nn
 from torch.profiler import ProfilerActivity, profile
 
-from reference_impl.bench.cases._fmt import timed_columns
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.cases._fmt import timed_columns
+from benchmarks.config import BenchConfig
+from benchmarks.report import CaseResult, Column, comparison_cells
 
 __all__ = ["run"]
 
@@ -44,7 +44,7 @@ class SimpleNet(nn.Module):
 _FRESH = """
 import sys, time, torch
 from torch.profiler import ProfilerActivity, profile
-from reference_impl.bench.cases.profiler_overhead import SimpleNet
+from benchmarks.cases.profiler_overhead import SimpleNet
 torch.set_num_threads(1)
 torch.manual_seed(0)
 device = sys.argv[1]
@@ -67,7 +67,7 @@ print(time.perf_counter() - start)
 
 def _first_profiled_pass_in_fresh_process(device: str) -> float | None:
     """Seconds of the first profiled pass in a new Python process (None if it failed)."""
-    root = str(Path(__file__).resolve().parents[3])  # the folder that holds reference_impl/
+    root = str(Path(__file__).resolve().parents[2])  # the repository root: holds benchmarks/ and reference_impl/
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     try:
         proc = subprocess.run(

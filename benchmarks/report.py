@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from reference_impl.bench.environment import stamp_line
-from reference_impl.bench.i18n import UntranslatedError, japanese_path, to_japanese
-from reference_impl.bench.timing import Comparison, describe_ratio
+from benchmarks.environment import stamp_line
+from benchmarks.i18n import UntranslatedError, japanese_path, to_japanese
+from benchmarks.timing import Comparison, describe_ratio
 
 __all__ = ["CaseResult", "Column", "case_markdown_files", "comparison_cells", "render_markdown", "write_case",
            "write_japanese"]
@@ -154,8 +154,8 @@ def write_case(result: CaseResult, env: dict[str, str], out_dir: Path) -> tuple[
     Raises:
         UntranslatedError: The markdown has English text the Japanese translation does not know.
             The JSON and the English markdown are written anyway (nothing measured is lost) and a
-            stale ``.ja.md`` is removed; add the text to ``reference_impl/bench/i18n.py``, then run
-            ``python -m reference_impl bench --render-only``.
+            stale ``.ja.md`` is removed; add the text to ``benchmarks/i18n.py``, then run
+            ``python -m benchmarks --render-only``.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     data = {

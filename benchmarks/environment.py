@@ -174,7 +174,7 @@ def stamp_line(env: dict[str, str]) -> str:
     """The one-line italic stamp written under every results table.
 
     Args:
-        env: A dict from [collect_environment][reference_impl.bench.environment.collect_environment].
+        env: A dict from [collect_environment][benchmarks.environment.collect_environment].
 
     Returns:
         A markdown line such as ``*CPU: ... · ISA: AMX · torch 2.13.0+cpu · 1 thread · ...*``.

@@ -15,9 +15,9 @@ import copy
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import timed_columns
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.cases._fmt import timed_columns
+from benchmarks.config import BenchConfig
+from benchmarks.report import CaseResult, Column, comparison_cells
 
 __all__ = ["run", "step_peak_mib"]
 

@@ -8,11 +8,11 @@ from typing import Callable, Sequence
 
 import torch
 
-from reference_impl.bench.cases import CASES, load_case
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.environment import collect_environment
-from reference_impl.bench.i18n import UntranslatedError
-from reference_impl.bench.results import CaseResult, Column, write_case
+from benchmarks.cases import CASES, load_case
+from benchmarks.config import BenchConfig
+from benchmarks.environment import collect_environment
+from benchmarks.i18n import UntranslatedError
+from benchmarks.report import CaseResult, Column, write_case
 from reference_impl.errors import ConfigError
 
 __all__ = ["environment_case", "run_bench"]
@@ -80,7 +80,7 @@ def run_bench(
     Raises:
         ConfigError: An unknown case name.
         UntranslatedError: After all cases ran, when a table has English text that
-            ``reference_impl/bench/i18n.py`` cannot translate (its JSON and English markdown
+            ``benchmarks/i18n.py`` cannot translate (its JSON and English markdown
             are written; only the ``.ja.md`` is missing).
     """
     names = list(cases) if cases else list(CASES)
@@ -110,6 +110,6 @@ def run_bench(
     if untranslated:
         raise UntranslatedError(
             "measured and written in English, but not translated: " + " | ".join(untranslated)
-            + "; then run `python -m reference_impl bench --render-only`"
+            + "; then run `python -m benchmarks --render-only`"
         )
     return results

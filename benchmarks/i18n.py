@@ -8,7 +8,7 @@ are kept as they are.
 
 The translation is strict. Any header, note sentence or cell that still has an
 English word after translation raises
-[UntranslatedError][reference_impl.bench.i18n.UntranslatedError], so a new case
+[UntranslatedError][benchmarks.i18n.UntranslatedError], so a new case
 cannot ship a half-English Japanese table: add its text to the tables below.
 
 A *word* is a run of ASCII letters (with ``-`` between parts) of three or more
@@ -227,7 +227,7 @@ class UntranslatedError(ConfigError):
 def _fail(kind: str, text: str) -> UntranslatedError:
     return UntranslatedError(
         f"untranslated {kind} in a benchmark table: {text!r}; add it to the i18n table "
-        "(_HEADERS, _CELLS, _PHRASES or _NOTES) in reference_impl/bench/i18n.py"
+        "(_HEADERS, _CELLS, _PHRASES or _NOTES) in benchmarks/i18n.py"
     )
 
 
@@ -338,7 +338,7 @@ def to_japanese(markdown: str) -> str:
         >>> to_japanese(md.replace("6.08x faster", "6.08x quicker"))
         Traceback (most recent call last):
         ...
-        reference_impl.bench.i18n.UntranslatedError: untranslated cell in a benchmark table: '6.08x quicker'; ...
+        benchmarks.i18n.UntranslatedError: untranslated cell in a benchmark table: '6.08x quicker'; ...
     """
     lines = markdown.rstrip("\n").split("\n")
     if len(lines) < 3 or not lines[0].startswith("|") or not lines[-1].startswith("*"):

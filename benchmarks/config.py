@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 
 import torch
 
-from reference_impl.bench.timing import Comparison, compare
+from benchmarks.timing import Comparison, compare
 from reference_impl.errors import ConfigError
 
 __all__ = [
@@ -91,7 +91,7 @@ class BenchConfig:
     def compare(
         self, baseline: tuple[str, Callable[[], object]], variants: dict[str, Callable[[], object]]
     ) -> dict[str, Comparison]:
-        """[compare][reference_impl.bench.timing.compare] with this config's rounds, time, threads and device."""
+        """[compare][benchmarks.timing.compare] with this config's rounds, time, threads and device."""
         return compare(
             baseline, variants, rounds=self.rounds, min_time=self.min_time, threads=self.threads, device=self.device
         )
