@@ -3,8 +3,9 @@
 ``python -m benchmarks [--quick] [--device cpu|cuda] [--threads N] [--cases ...] [--out DIR]``
 writes ``benchmarks/results/<device>/<case>.json`` and ``<case>.md`` (a table and a
 one-line environment stamp, ready to include in a page), plus ``<case>.ja.md``, the same
-table in Japanese (module `i18n`; ``--render-only`` rewrites those from the committed
-``<case>.md`` without measuring), for these cases:
+table in Japanese. Both tables are rendered from the JSON with the keyed texts of module
+`catalog` (``--render-only`` rewrites them from the committed JSON without measuring),
+for these cases:
 
 - ``storage``: bytes per element and per model for each dtype, against the limit;
 - ``matmul``: float32 / float16 / bfloat16 (and TF32 on CUDA) matmul with TFLOP/s;

@@ -11,9 +11,9 @@ from contextlib import contextmanager
 
 import torch
 
-from benchmarks.cases._fmt import percent, timed_columns
+from benchmarks.catalog import Msg
 from benchmarks.config import BenchConfig, relative_l2
-from benchmarks.report import CaseResult, Column, comparison_cells
+from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
 
 __all__ = ["run"]
 
@@ -50,10 +50,10 @@ def run(cfg: BenchConfig) -> CaseResult:
         "matmul",
         f"{n}x{n} @ {n}x{n} matmul per dtype",
         [
-            Column("dtype", "dtype"),
-            Column("tflops", "TFLOP/s", lambda v: f"{v:.3g}"),
-            *timed_columns("float32 ms", "dtype ms"),
-            Column("error", "error (rel. L2 vs float64)", percent),
+            Column("dtype", "col.dtype"),
+            Column("tflops", "col.tflops", "sig3"),
+            *timed_columns("col.float32_ms", "col.dtype_ms"),
+            Column("error", "col.error", "percent"),
         ],
     )
     a32, b32 = a64.float(), b64.float()
@@ -88,20 +88,17 @@ def run(cfg: BenchConfig) -> CaseResult:
             "tflops": flop / first.baseline_s / 1e12,
             "baseline_ms": first.baseline_s * 1e3,
             "variant_ms": first.baseline_s * 1e3,
-            "verdict": "baseline",
+            "verdict": Msg("verdict.baseline"),
             "spread": None,
             "error": errors["float32"],
         }
     )
     for name, c in comparisons.items():
-        result.comparisons[name] = c
+        result.add_comparison(name, c)
         result.rows.append(
             {"dtype": name, "tflops": flop / c.variant_s / 1e12, **comparison_cells(c), "error": errors[name]}
         )
-    result.notes.append(
-        f"All dtypes alternated in the same {cfg.rounds} rounds; ratio = float32 time / dtype time. "
-        f"TFLOP/s = 2n^3 / median time (n = {n})."
-    )
+    result.notes += [Msg("note.matmul_rounds", rounds=cfg.rounds), Msg("note.tflops", n=n)]
     if cfg.device == "cuda":
-        result.notes.append("float32 ran with TF32 off (set_float32_matmul_precision('highest')); tf32 with 'high'.")
+        result.notes.append(Msg("note.tf32"))
     return result
