@@ -23,7 +23,7 @@ import torch
 
 from benchmarks.catalog import Msg, from_json, render
 
-__all__ = ["ISA_FLAGS", "collect_environment", "isa_class", "stamp_line"]
+__all__ = ["ISA_CLASSES", "ISA_FLAGS", "collect_environment", "isa_class", "stamp_line"]
 
 #: The /proc/cpuinfo flags that decide how fast 16-bit and int8 kernels can be.
 ISA_FLAGS = (
@@ -40,7 +40,9 @@ ISA_FLAGS = (
 
 #: Environment variables that make PyTorch (ATen) and oneDNN use a smaller instruction set
 #: than the CPU has, to emulate an older CPU.
-_ISA_LIMIT_VARS = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS")
+_ISA_LIMIT_VARS = (
+    "ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS", "FBGEMM_ENABLE_INSTRUCTIONS"
+)
 
 
 def _cpuinfo_field(name: str) -> str | None:
@@ -52,26 +54,45 @@ def _cpuinfo_field(name: str) -> str | None:
     return match.group(1).strip() if match else None
 
 
+#: The instruction-set classes that decide the speed of 16-bit and int8 kernels, best first,
+#: each with the ``/proc/cpuinfo`` flags that give it.
+ISA_CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("AMX", ("amx_bf16", "amx_int8", "amx_fp16")),  # matrix tiles: fast bfloat16 / int8 matmul
+    ("AVX512-FP16", ("avx512_fp16",)),  # float16 arithmetic in vectors (no conversion)
+    ("AVX512-BF16", ("avx512_bf16",)),  # bfloat16 dot products
+    ("AVX512-VNNI", ("avx512_vnni",)),  # int8 dot products into int32 (no int16 saturation)
+    ("AVX-512", ("avx512f",)),
+    ("AVX2", ("avx2",)),
+)
+
+
 def isa_class(flags: set[str] | frozenset[str]) -> str:
-    """Name the instruction-set class of a CPU from its ``/proc/cpuinfo`` flags.
+    """Name the instruction-set classes of a CPU from its ``/proc/cpuinfo`` flags.
+
+    The extensions that change the numbers are listed, best first: ``AMX``,
+    ``AVX512-FP16``, ``AVX512-BF16``, ``AVX512-VNNI``. A CPU with none of them is
+    ``AVX-512``, ``AVX2`` or ``other`` (for example an Arm CPU, or no ``/proc/cpuinfo``).
 
     Args:
         flags: The CPU flags (lower case, as in ``/proc/cpuinfo``).
 
     Returns:
-        ``"AMX"`` (AMX tiles: fast bfloat16/int8 matmul), ``"AVX-512"``, ``"AVX2"``,
-        or ``"other"`` (for example an Arm CPU, or no ``/proc/cpuinfo``).
+        The classes, comma-separated.
 
     Examples:
-        >>> isa_class({"avx2", "avx512f", "amx_bf16"}), isa_class({"avx2"}), isa_class(set())
-        ('AMX', 'AVX2', 'other')
+        >>> isa_class({"avx2", "avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_int8"})
+        'AMX, AVX512-FP16, AVX512-BF16, AVX512-VNNI'
+        >>> isa_class({"avx2", "avx512f", "avx512_vnni", "avx512_bf16"})  # AMD Zen 4
+        'AVX512-BF16, AVX512-VNNI'
+        >>> isa_class({"avx2", "avx512f"}), isa_class({"avx2"}), isa_class(set())
+        ('AVX-512', 'AVX2', 'other')
     """
-    if "amx_bf16" in flags or "amx_int8" in flags:
-        return "AMX"
-    if "avx512f" in flags:
-        return "AVX-512"
-    if "avx2" in flags:
-        return "AVX2"
+    extensions = [name for name, needs in ISA_CLASSES[:4] if flags & set(needs)]
+    if extensions:
+        return ", ".join(extensions)
+    for name, needs in ISA_CLASSES[4:]:
+        if flags & set(needs):
+            return name
     return "other"
 
 
