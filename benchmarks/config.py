@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -11,13 +10,13 @@ from typing import Callable, Iterator
 import torch
 
 from benchmarks.timing import Comparison, compare
+from reference_impl._checks import require_cuda
 from reference_impl.errors import ConfigError
 
 __all__ = [
     "BenchConfig",
     "expected_ao_deprecations",
     "relative_l2",
-    "state_dict_nbytes",
 ]
 
 
@@ -45,8 +44,7 @@ class BenchConfig:
     def __post_init__(self) -> None:
         if self.device not in ("cpu", "cuda"):
             raise ConfigError(f"device must be 'cpu' or 'cuda', got {self.device!r}")
-        if self.device == "cuda" and not torch.cuda.is_available():
-            raise ConfigError("--device cuda was asked for but torch.cuda.is_available() is False; use --device cpu")
+        require_cuda(self.device, "--device cuda was asked for", "torch.cuda.is_available() is False; use --device cpu")
         if self.threads < 1:
             raise ConfigError(f"threads must be >= 1, got {self.threads}")
 
@@ -115,21 +113,6 @@ def relative_l2(output: torch.Tensor, reference: torch.Tensor) -> float:
     out = output.detach().to("cpu", torch.float64)
     ref = reference.detach().to("cpu", torch.float64)
     return float((out - ref).norm() / ref.norm())
-
-
-def state_dict_nbytes(module: torch.nn.Module) -> int:
-    """Bytes of ``torch.save(module.state_dict())``: what the model costs on disk.
-
-    Args:
-        module: Any module (float, dynamically quantized, or with torchao tensors).
-
-    Returns:
-        The serialized size in bytes.
-    """
-    buffer = io.BytesIO()
-    with expected_ao_deprecations():
-        torch.save(module.state_dict(), buffer)
-    return buffer.tell()
 
 
 @contextmanager

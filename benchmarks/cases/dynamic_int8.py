@@ -18,9 +18,10 @@ import torch
 from torch import nn
 
 from benchmarks.catalog import Msg
-from benchmarks.config import BenchConfig, expected_ao_deprecations, relative_l2, state_dict_nbytes
+from benchmarks.config import BenchConfig, expected_ao_deprecations, relative_l2
 from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
 from reference_impl.errors import ConfigError
+from reference_impl.quantization.compare import state_dict_bytes
 
 __all__ = ["run"]
 
@@ -153,9 +154,9 @@ def run(cfg: BenchConfig) -> CaseResult:
                 "model": label,
                 "module": f"dynamic.{expected.__name__}",
                 **comparison_cells(comparison),
-                "size_ratio": state_dict_nbytes(model) / state_dict_nbytes(q),
-                "float32_bytes": state_dict_nbytes(model),
-                "int8_bytes": state_dict_nbytes(q),
+                "size_ratio": state_dict_bytes(model) / state_dict_bytes(q),
+                "float32_bytes": state_dict_bytes(model),
+                "int8_bytes": state_dict_bytes(q),
                 "error_int8": relative_l2(out8, ref),
                 "error_fp32": relative_l2(out32, ref),
             }

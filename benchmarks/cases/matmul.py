@@ -14,6 +14,7 @@ import torch
 from benchmarks.catalog import Msg
 from benchmarks.config import BenchConfig, relative_l2
 from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
+from reference_impl._checks import dtype_name
 
 __all__ = ["run"]
 
@@ -68,7 +69,7 @@ def run(cfg: BenchConfig) -> CaseResult:
         variants = {}
         for dtype in (torch.float16, torch.bfloat16):
             a, b = a32.to(dtype), b32.to(dtype)
-            variants[str(dtype).removeprefix("torch.")] = (lambda a=a, b=b: a @ b)
+            variants[dtype_name(dtype)] = (lambda a=a, b=b: a @ b)
         if cfg.device == "cuda":
 
             def tf32():

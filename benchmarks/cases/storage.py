@@ -15,8 +15,10 @@ from torch import nn
 
 from benchmarks.cases.dynamic_int8 import quantize
 from benchmarks.catalog import Msg
-from benchmarks.config import BenchConfig, state_dict_nbytes
+from benchmarks.config import BenchConfig
 from benchmarks.report import CaseResult, Column
+from reference_impl._checks import dtype_name
+from reference_impl.quantization.compare import state_dict_bytes
 
 __all__ = ["run"]
 
@@ -65,7 +67,7 @@ def run(cfg: BenchConfig) -> CaseResult:
         result.rows.append(
             {
                 "what": Msg("label.tensor_elements", n=_ELEMENTS),
-                "dtype": str(dtype).removeprefix("torch."),
+                "dtype": dtype_name(dtype),
                 "bytes": nbytes,
                 "per_element": nbytes / _ELEMENTS,
                 "ratio": base / nbytes,
@@ -75,12 +77,12 @@ def run(cfg: BenchConfig) -> CaseResult:
         )
     for label, model, expected in _models():
         n_params = sum(p.numel() for p in model.parameters())
-        fp32 = state_dict_nbytes(model)
+        fp32 = state_dict_bytes(model)
         variants = [
             ("float32", fp32, 1.0),
-            ("float16", state_dict_nbytes(copy.deepcopy(model).half()), 2.0),
-            ("bfloat16", state_dict_nbytes(copy.deepcopy(model).bfloat16()), 2.0),
-            (Msg("label.int8_dynamic_weights"), state_dict_nbytes(quantize(model, expected)), 4.0),
+            ("float16", state_dict_bytes(copy.deepcopy(model).half()), 2.0),
+            ("bfloat16", state_dict_bytes(copy.deepcopy(model).bfloat16()), 2.0),
+            (Msg("label.int8_dynamic_weights"), state_dict_bytes(quantize(model, expected)), 4.0),
         ]
         for name, nbytes, limit in variants:
             result.rows.append(

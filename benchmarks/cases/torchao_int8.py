@@ -20,8 +20,9 @@ import torch
 from torch import nn
 
 from benchmarks.catalog import Msg
-from benchmarks.config import BenchConfig, relative_l2, state_dict_nbytes
+from benchmarks.config import BenchConfig, relative_l2
 from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
+from reference_impl.quantization.compare import state_dict_bytes
 
 __all__ = ["run"]
 
@@ -111,7 +112,7 @@ def run(cfg: BenchConfig) -> CaseResult:
                     "mode": mode,
                     "weight": weight_type,
                     **comparison_cells(c),
-                    "size_ratio": state_dict_nbytes(model) / state_dict_nbytes(q),
+                    "size_ratio": state_dict_bytes(model) / state_dict_bytes(q),
                     "error": relative_l2(variants[name](), ref),
                 }
             )

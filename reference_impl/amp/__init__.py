@@ -5,10 +5,10 @@ Modules:
     functions: autograd Functions decorated with ``torch.amp.custom_fwd`` / ``custom_bwd``.
     training: a device-agnostic AMP training step that refuses setups where autocast or
         the scaler would silently do nothing.
-    errors: the typed errors of this package.
+    (the typed errors are defined in reference_impl.errors and re-exported here.)
 """
 
-from reference_impl.amp.errors import (
+from reference_impl.errors import (
     AutocastDtypeError,
     AutocastUnavailableError,
     ScalerNotNeededError,
