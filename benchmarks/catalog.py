@@ -10,7 +10,7 @@ present, the same placeholders in both, and no English word left in the Japanese
 A missing or broken entry therefore fails the first unit test that imports the benchmark,
 never a measurement on a GPU.
 
-Placeholders are [str.format][] fields (``{ratio:.2f}``). A field whose name starts with
+Placeholders are ``str.format`` fields (``{ratio:.2f}``). A field whose name starts with
 ``_`` is English grammar only (``{_s}`` for a plural ``s``) and may be left out of the
 Japanese text.
 """

@@ -26,12 +26,15 @@ class BenchConfig:
 
     Attributes:
         device: ``"cpu"`` or ``"cuda"``.
-        quick: Fewer rounds and shorter measurements, smaller problems where noted, no
-            ``torch.compile`` (for CI and the test suite).
+        quick: Fewer rounds and shorter measurements, one warm-up call, smaller problems where
+            the case says so (matmul, amp_step), no ``torch.compile``: for CI and the test suite,
+            sized by what the tests check, so that it stays short on a CPU where 16-bit
+            arithmetic is slow (AVX2 only).
         rounds: Alternating rounds per comparison.
         min_time: Target seconds per measurement.
         threads: Threads used while measuring.
         compile: Also measure ``torch.compile`` variants (torchao case).
+        warmup: Untimed calls of each variant before measuring.
     """
 
     device: str = "cpu"
@@ -40,6 +43,7 @@ class BenchConfig:
     min_time: float = 0.25
     threads: int = 1
     compile: bool = True
+    warmup: int = 3
 
     def __post_init__(self) -> None:
         if self.device not in ("cpu", "cuda"):
@@ -62,7 +66,8 @@ class BenchConfig:
 
         Args:
             device: ``"cpu"`` or ``"cuda"``.
-            quick: Quick mode (5 rounds of 0.05 s, no compile) instead of full (9 rounds of 0.25 s).
+            quick: Quick mode (5 rounds of 0.05 s, 1 warm-up call, no compile) instead of full
+                (9 rounds of 0.25 s, 3 warm-up calls).
             rounds: Override the number of rounds.
             min_time: Override the seconds per measurement.
             threads: Threads while measuring.
@@ -74,8 +79,8 @@ class BenchConfig:
             ConfigError: An unknown device, CUDA asked for without a GPU, or threads < 1.
 
         Examples:
-            >>> BenchConfig.make(quick=True).rounds, BenchConfig.make().compile
-            (5, True)
+            >>> BenchConfig.make(quick=True).rounds, BenchConfig.make(quick=True).warmup, BenchConfig.make().compile
+            (5, 1, True)
         """
         return cls(
             device=device,
@@ -84,6 +89,7 @@ class BenchConfig:
             min_time=min_time if min_time is not None else (0.05 if quick else 0.25),
             threads=threads,
             compile=not quick,
+            warmup=1 if quick else 3,
         )
 
     def compare(
@@ -91,7 +97,8 @@ class BenchConfig:
     ) -> dict[str, Comparison]:
         """[compare][benchmarks.timing.compare] with this config's rounds, time, threads and device."""
         return compare(
-            baseline, variants, rounds=self.rounds, min_time=self.min_time, threads=self.threads, device=self.device
+            baseline, variants, rounds=self.rounds, min_time=self.min_time, warmup=self.warmup, threads=self.threads,
+            device=self.device,
         )
 
 
