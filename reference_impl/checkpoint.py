@@ -16,10 +16,10 @@ state, the epoch/step counters and the random number generator states. Loading
 always uses ``torch.load(..., weights_only=True)``, so a checkpoint can never
 run code when it is opened.
 
-Errors are typed: [CheckpointNotFoundError][reference_impl.checkpoint.CheckpointNotFoundError]
-(also a ``FileNotFoundError``), [CheckpointFormatError][reference_impl.checkpoint.CheckpointFormatError]
+Errors are typed: [CheckpointNotFoundError][reference_impl.errors.CheckpointNotFoundError]
+(also a ``FileNotFoundError``), [CheckpointFormatError][reference_impl.errors.CheckpointFormatError]
 (also a ``ValueError``: truncated, not a checkpoint, or missing a state) and
-[CheckpointWriteError][reference_impl.checkpoint.CheckpointWriteError] (also an
+[CheckpointWriteError][reference_impl.errors.CheckpointWriteError] (also an
 ``OSError``: the write failed and the old file was kept).
 """
 
@@ -33,7 +33,15 @@ from typing import Any
 
 import torch
 
-from reference_impl.errors import ConfigError, NotATensorError, ReferenceImplError
+from reference_impl._checks import cuda_usable, require_module
+from reference_impl.errors import (
+    CheckpointError,
+    CheckpointFormatError,
+    CheckpointNotFoundError,
+    CheckpointWriteError,
+    ConfigError,
+    NotAModuleError,
+)
 
 __all__ = [
     "FORMAT",
@@ -51,22 +59,6 @@ __all__ = [
 FORMAT = "reference_impl.checkpoint/1"
 
 _TEMP_SUFFIX = ".tmp"
-
-
-class CheckpointError(ReferenceImplError):
-    """Base class of the errors raised by :mod:`reference_impl.checkpoint`."""
-
-
-class CheckpointNotFoundError(CheckpointError, FileNotFoundError):
-    """The checkpoint file does not exist."""
-
-
-class CheckpointFormatError(CheckpointError, ValueError):
-    """The file is not a loadable checkpoint (truncated, not written by save_checkpoint, or missing a state)."""
-
-
-class CheckpointWriteError(CheckpointError, OSError):
-    """Writing the checkpoint failed; the previous file at the path, if any, is unchanged."""
 
 
 def _temp_prefix(path: Path) -> str:
@@ -183,7 +175,7 @@ def _state_of(obj: Any, name: str) -> dict[str, Any] | None:
     if obj is None:
         return None
     if not hasattr(obj, "state_dict"):
-        raise NotATensorError(f"{name} must have a state_dict() method (got {type(obj).__name__}); pass the object itself")
+        raise NotAModuleError(f"{name} must have a state_dict() method (got {type(obj).__name__}); pass the object itself")
     return obj.state_dict()
 
 
@@ -226,7 +218,7 @@ def save_checkpoint(
         The destination as a ``Path``.
 
     Raises:
-        NotATensorError: ``model`` is not an ``nn.Module`` or another argument
+        NotAModuleError: ``model`` is not an ``nn.Module`` or another argument
             has no ``state_dict()``.
         ConfigError: ``epoch`` or ``step`` is negative.
         CheckpointWriteError: Writing failed; the old file is kept.
@@ -242,8 +234,7 @@ def save_checkpoint(
         ...     print(load_checkpoint(p, model=model, optimizer=opt))
         {'epoch': 3, 'step': 30, 'extra': {}}
     """
-    if not isinstance(model, torch.nn.Module):
-        raise NotATensorError(f"model must be a torch.nn.Module, got {type(model).__name__}")
+    require_module(model)
     if not (isinstance(epoch, int) and isinstance(step, int)) or epoch < 0 or step < 0:
         raise ConfigError(f"epoch and step must be non-negative ints, got epoch={epoch!r}, step={step!r}")
     payload = {
@@ -314,7 +305,7 @@ def load_checkpoint(
         CheckpointNotFoundError: ``path`` does not exist.
         CheckpointFormatError: The file is truncated, is not a checkpoint of
             this format, or lacks a state that an argument asks for.
-        NotATensorError: ``model`` is not an ``nn.Module``.
+        NotAModuleError: ``model`` is not an ``nn.Module``.
 
     Examples:
         >>> import tempfile, torch
@@ -329,8 +320,7 @@ def load_checkpoint(
         ...         print(type(err).__name__, str(err).split(";")[0].split(" has ")[1])
         CheckpointFormatError no optimizer state
     """
-    if not isinstance(model, torch.nn.Module):
-        raise NotATensorError(f"model must be a torch.nn.Module, got {type(model).__name__}")
+    require_module(model)
     path = Path(path)
     data = _read(path, map_location)
     wanted = {"optimizer": optimizer, "scheduler": scheduler, "scaler": scaler}
@@ -348,14 +338,14 @@ def load_checkpoint(
         torch.set_rng_state(rng["torch"].cpu())  # generator states must be CPU byte tensors
         random.setstate(_as_random_state(rng["python"]))
         cuda_states = rng.get("cuda")
-        if cuda_states and torch.cuda.is_available() and len(cuda_states) == torch.cuda.device_count():
+        if cuda_states and cuda_usable() and len(cuda_states) == torch.cuda.device_count():
             torch.cuda.set_rng_state_all([state.cpu() for state in cuda_states])
     return {"epoch": data["epoch"], "step": data["step"], "extra": data["extra"]}
 
 
 def _cuda_rng_states() -> list[torch.Tensor] | None:
     """The CUDA generators' states, if CUDA has been used in this process (else None)."""
-    if torch.cuda.is_available() and torch.cuda.is_initialized():
+    if cuda_usable() and torch.cuda.is_initialized():
         return torch.cuda.get_rng_state_all()
     return None
 

@@ -6,8 +6,7 @@ import pytest
 import torch
 
 from reference_impl.amp import DtypeLog, logsumexp_float32, matmul_with_dtype_log
-from reference_impl.amp.errors import UnknownDeviceTypeError
-from reference_impl.errors import NotATensorError
+from reference_impl.errors import NotATensorError, UnknownDeviceTypeError
 
 
 @pytest.mark.parametrize("dim", [0, -1])

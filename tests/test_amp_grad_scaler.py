@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference_impl.amp import ReferenceGradScaler, ScalerStateError, update_scale
-from reference_impl.amp.errors import AutocastUnavailableError, UnknownDeviceTypeError
-from reference_impl.errors import ConfigError, DtypeError, NotATensorError
+from reference_impl.errors import AutocastUnavailableError, ConfigError, DtypeError, NotATensorError, UnknownDeviceTypeError
 
 
 def _model():

@@ -1,147 +1,204 @@
-"""The Japanese benchmark tables: generated from the English ones, strict, numbers intact."""
+"""The benchmark tables in two languages: rendered from the JSON with keyed texts, never translated after the fact."""
 
 from __future__ import annotations
 
+import ast
+import json
 import re
 import shutil
+import string
 from pathlib import Path
 
 import pytest
 
-from reference_impl.bench.cli import build_parser
-from reference_impl.bench.cli import main as bench_main
-from reference_impl.bench.i18n import UntranslatedError, english_words, japanese_path, to_japanese
-from reference_impl.bench.results import CaseResult, Column, case_markdown_files, comparison_cells, write_case
-from reference_impl.bench.timing import Comparison
+from benchmarks.catalog import CATALOG, LANGS, Msg, Text, english_words, from_json, render
+from benchmarks.cli import build_parser
+from benchmarks.cli import main as bench_main
+from benchmarks.environment import collect_environment
+from benchmarks.report import CaseResult, Column, case_json_files, comparison_cells, markdown_path, render_markdown, write_case
+from benchmarks.timing import Comparison
 from reference_impl.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
-CASE_FILES = [md for folder in sorted(RESULTS.iterdir()) if folder.is_dir() for md in case_markdown_files(folder)]
+PACKAGE = REPO / "benchmarks"
+CASE_FILES = [path for folder in sorted(RESULTS.iterdir()) if folder.is_dir() for path in case_json_files(folder)]
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:e[+-]?\d+)?")
+KEY = re.compile(r"(?:col|label|note|verdict|spread|value|env|stamp)\.[a-z0-9_]+")
 
 ENV = {"cpu_model": "Intel(R) Xeon(R) Processor @ 2.10GHz", "isa_class": "AMX", "torch_version": "2.13.0+cpu",
-       "threads": "1", "date": "2026-11-21 23:12 UTC", "mode": "quick", "load_average": "1.18 / 1.00 / 1.00",
-       "device": "cpu"}
-MD = (
-    "| dtype | result (median of rounds) | spread (max/min) |\n| --- | --- | --- |\n"
-    "| float32 | baseline | - |\n| bfloat16 | 6.08x faster | 1.22 |\n\n"
-    "Median of 9 alternating rounds.\n\n"
-    "*CPU: Xeon · ISA: AMX · torch 2.13.0+cpu · 1 thread · load 1.18 · 2026-11-21 23:12 UTC · full run*\n"
-)
+       "threads": "1", "date": "2026-11-21 23:12 UTC", "mode": "quick",
+       "load_average": Msg("value.load_average", loads="1.18 / 1.00 / 1.00"), "device": "cpu"}
+
+
+def _ids(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
 
 
 def test_the_committed_results_are_found():
-    names = {f"{md.parent.name}/{md.name}" for md in CASE_FILES}
-    assert {"cpu/matmul.md", "cpu/environment.md", "cpu-avx2/matmul.md"} <= names
-    assert not any(md.name in {"README.md"} or md.name.endswith(".ja.md") for md in CASE_FILES)
+    names = {_ids(p) for p in CASE_FILES}
+    assert {"cpu/matmul", "cpu/environment", "cpu-avx2/matmul"} <= names
 
 
-@pytest.mark.parametrize("md", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_every_committed_table_has_its_japanese_file_up_to_date(md):
-    ja = japanese_path(md)
-    assert ja.is_file(), f"{ja.relative_to(REPO)} is missing; run `python -m reference_impl bench --render-only`"
-    assert ja.read_text() == to_japanese(md.read_text()), (
-        f"{ja.relative_to(REPO)} is stale or was edited by hand; it is generated: run "
-        f"`python -m reference_impl bench --render-only --out {md.parent.relative_to(REPO)}`"
+@pytest.mark.parametrize("json_path", CASE_FILES, ids=_ids)
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_committed_table_is_what_its_json_renders_to(json_path, lang):
+    table = markdown_path(json_path, lang)
+    rel = table.relative_to(REPO)
+    assert table.is_file(), f"{rel} is missing; run `python -m benchmarks --render-only --out {json_path.parent.relative_to(REPO)}`"
+    assert table.read_text() == render_markdown(json.loads(json_path.read_text()), lang), (
+        f"{rel} is stale or was edited by hand; it is generated from {json_path.name}: run "
+        f"`python -m benchmarks --render-only --out {json_path.parent.relative_to(REPO)}`"
     )
 
 
-def test_no_japanese_table_without_its_english_source():
-    orphans = [p for p in RESULTS.rglob("*.ja.md") if not p.with_name(p.name.removesuffix(".ja.md") + ".md").is_file()]
+def test_no_table_without_its_json():
+    tables = [p for p in RESULTS.rglob("*.md") if p.name != "README.md"]
+    orphans = [p for p in tables if not p.with_name(p.name.split(".")[0] + ".json").is_file()]
     assert not orphans
 
 
-@pytest.mark.parametrize("md", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_numbers_survive_the_translation(md):
-    english, japanese = md.read_text(), japanese_path(md).read_text()
+@pytest.mark.parametrize("json_path", CASE_FILES, ids=_ids)
+def test_numbers_survive_in_the_japanese_table(json_path):
+    english, japanese = markdown_path(json_path, "en").read_text(), markdown_path(json_path, "ja").read_text()
     missing = [n for n in NUMBER.findall(english) if n not in japanese]
-    assert not missing, f"{md.name}: numbers lost in the Japanese table: {missing}"
+    assert not missing, f"{json_path.stem}: numbers lost in the Japanese table: {missing}"
     assert japanese.count("\n|") == english.count("\n|"), "same number of table rows"
-
-
-def test_translation_of_each_part():
-    ja = to_japanese(MD)
-    assert "| dtype | 結果 (ラウンドの中央値) | ばらつき (最大/最小) |" in ja
-    assert "| float32 | 基準 | - |" in ja and "| bfloat16 | 6.08 倍速い | 1.22 |" in ja
-    assert "交互に実行した 9 ラウンドの中央値です。" in ja
-    assert ja.endswith("· 1 スレッド · 負荷 1.18 · 2026-11-21 23:12 UTC · フル実行*\n")
-    assert to_japanese(MD.replace("6.08x faster", "2.50x slower")).count("2.50 倍遅い") == 1
-    assert "明確な差なし (0.98 倍)" in to_japanese(MD.replace("6.08x faster", "no clear difference (0.98x)"))
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "kind"),
-    [
-        ("result (median of rounds)", "throughput gain", "header"),
-        ("6.08x faster", "6.08x speedier", "cell"),
-        ("| - |", "| skipped |", "cell"),
-        ("Median of 9 alternating rounds.", "Median of 9 alternating rounds. Warm caches were dropped.", "note sentence"),
-        ("1 thread · load", "1 worker · load", "stamp line"),
-    ],
-)
-def test_unknown_english_text_raises(old, new, kind):
-    assert old in MD
-    with pytest.raises(UntranslatedError) as info:
-        to_japanese(MD.replace(old, new, 1))
-    message = str(info.value)
-    assert f"untranslated {kind}" in message and "add it to the i18n table" in message
-    assert "reference_impl/bench/i18n.py" in message
-    if kind != "stamp line":
-        assert new.split(". ")[-1].strip("| ") in message, message
-    assert isinstance(info.value, ConfigError)
-
-
-def test_what_counts_as_an_english_word():
-    assert english_words("3.20x faster (too noisy)") == ["faster", "too", "noisy"]
-    assert english_words("bit-exact") == ["bit-exact"]
-    kept = "float8_e4m3fn · state_dict · torch.compile · GradScaler · LSTM(256, 512) · Linear · eager · 1024x1024 · ms"
-    assert english_words(kept) == []
+    assert not english_words(japanese.replace("\\_", "_").split("\n*CPU:")[0]), "English left in the Japanese table"
 
 
 def _case(noisy: bool) -> CaseResult:
     c = Comparison("float32", "bfloat16", 2e-3, 1e-3, (1.5, 2.0, 2.2) if noisy else (1.9, 2.0, 2.1))
-    result = CaseResult("demo", "Demo", [Column("dtype", "dtype"), Column("verdict", "result (median of rounds)"),
-                                         Column("spread", "spread (max/min)")])
-    result.rows.append({"dtype": "bfloat16", **comparison_cells(c)})
-    result.comparisons["bfloat16"] = c
-    result.notes.append("Median of 9 alternating rounds.")
+    result = CaseResult("demo", "Demo", [Column("dtype", "col.dtype"), Column("verdict", "col.verdict"),
+                                         Column("spread", "col.spread")])
+    result.rows.append({"dtype": Msg("label.batch", batch=1), **comparison_cells(c)})
+    result.add_comparison(Msg("label.batch", batch=1), c)
+    result.notes.append(Msg("note.median_rounds", rounds=9))
     return result
 
 
-def test_write_case_writes_english_and_japanese(tmp_path):
+def test_each_part_is_rendered_in_both_languages():
+    data = json.loads(json.dumps(_case(noisy=False).to_json(ENV)))
+    en, ja = render_markdown(data, "en"), render_markdown(data, "ja")
+    assert en.startswith("| dtype | result (median of rounds) | spread (max/min) |\n")
+    assert "| batch 1 | 2.00x faster | 1.11 |" in en and "Median of 9 alternating rounds." in en
+    assert ja.startswith("| dtype | 結果 (ラウンドの中央値) | ばらつき (最大/最小) |\n")
+    assert "| バッチ 1 | 2.00 倍速い | 1.11 |" in ja and "交互に実行した 9 ラウンドの中央値です。" in ja
+    assert en.endswith("· 1 thread · load 1.18 · 2026-11-21 23:12 UTC · quick run*\n")
+    assert ja.endswith("· 1 スレッド · 負荷 1.18 · 2026-11-21 23:12 UTC · クイック実行*\n")
+    assert render(Msg("verdict.slower", ratio=2.5), "ja") == "2.50 倍遅い"
+    assert render(Msg("verdict.unclear", ratio=0.98), "ja") == "明確な差なし (0.98 倍)"
+
+
+def test_write_case_writes_the_json_and_both_tables(tmp_path):
     json_path, md_path = write_case(_case(noisy=True), ENV, tmp_path)
-    ja = tmp_path / "demo.ja.md"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.ja.md", "demo.json", "demo.md"]
-    assert json_path.is_file() and md_path.read_text().startswith("| dtype | result (median of rounds) |")
-    assert ja.read_text() == to_japanese(md_path.read_text())
-    text = ja.read_text()
-    assert "2.00 倍速い" in text and "(ばらつきが大きすぎて公表不可)" in text
-    assert "ばらつきが大きすぎて公表できない行" in text and ": bfloat16。" in text and "クイック実行" in text
+    data = json.loads(json_path.read_text())
+    assert md_path.read_text() == render_markdown(data, "en")
+    ja = (tmp_path / "demo.ja.md").read_text()
+    assert ja == render_markdown(data, "ja")
+    assert "2.00 倍速い" in ja and "(ばらつきが大きすぎて公表不可)" in ja
+    assert "ばらつきが大きすぎて公表できない行" in ja and ": バッチ 1。" in ja and "クイック実行" in ja
+    assert "Too noisy to publish" in md_path.read_text() and ": batch 1. Re-run" in md_path.read_text()
+    assert data["comparisons"]["batch 1"]["verdict"] == "2.00x faster"  # the JSON stays readable
 
 
-def test_write_case_keeps_the_measurement_but_no_stale_japanese_table(tmp_path):
-    result = _case(noisy=False)
-    (tmp_path / "demo.ja.md").write_text("stale\n")
-    result.notes.append("A sentence nobody translated.")
-    with pytest.raises(UntranslatedError, match="A sentence nobody translated"):
-        write_case(result, ENV, tmp_path)
-    assert (tmp_path / "demo.json").exists() and (tmp_path / "demo.md").exists()  # nothing measured is lost
-    assert not (tmp_path / "demo.ja.md").exists()  # and no out-of-date Japanese table stays behind
+# --- the catalog: a text without both languages fails here, at import, never on a GPU ---
 
 
-def test_render_only_rewrites_the_japanese_files_and_measures_nothing(tmp_path, capsys):
+@pytest.mark.parametrize("key", sorted(CATALOG))
+def test_every_catalog_text_has_both_languages_and_no_english_left(key):
+    text = CATALOG[key]
+    assert text.en.strip() and text.ja.strip()
+    literal = "".join(part for part, *_ in string.Formatter().parse(text.ja))
+    assert not english_words(literal), (key, text.ja)
+
+
+@pytest.mark.parametrize(
+    ("en", "ja", "problem"),
+    [
+        ("{n} steps", "", "has no Japanese text"),
+        ("", "{n} ステップ", "has no English text"),
+        ("{n} steps", "{m} ステップ", "placeholders"),
+        ("{n} steps", "{n} steps", "still has English words"),
+    ],
+)
+def test_a_broken_text_fails_when_the_catalog_is_built(en, ja, problem):
+    with pytest.raises(ConfigError, match=problem):
+        Text(en, ja)
+
+
+def test_a_message_needs_a_catalog_key_and_its_arguments():
+    with pytest.raises(ConfigError, match="no catalog text 'verdict.quicker'; add it to benchmarks/catalog.py"):
+        Msg("verdict.quicker", ratio=2.0)
+    with pytest.raises(ConfigError, match="takes \\['ratio'\\]"):
+        Msg("verdict.faster", speedup=2.0)
+    nested = Msg("label.state_dict", model=Msg("label.lstm", d_in=256, hidden=512, layers=2))
+    assert from_json(json.loads(json.dumps(nested.to_json()))) == nested
+    assert nested.render("ja") == "LSTM(256, 512, 2 層) の state_dict"
+
+
+def _message_calls() -> list[tuple[str, int, str, set[str] | None]]:
+    """(file, line, key, keyword names or None) of every catalog key written in the benchmark's code."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "catalog.py":
+            continue
+        tree = ast.parse(path.read_text())
+        calls = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Msg" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    calls[id(first)] = {kw.arg for kw in node.keywords}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and KEY.fullmatch(node.value):
+                found.append((path.relative_to(REPO).as_posix(), node.lineno, node.value, calls.get(id(node))))
+    return found
+
+
+def test_every_key_the_code_uses_is_in_the_catalog_with_its_arguments():
+    # This covers the CUDA-only branches too (amp_step's float16 rows, the step-peak note), which
+    # no CPU run executes: a missing text there would otherwise only show on a GPU machine.
+    uses = _message_calls()
+    assert len(uses) > 50
+    problems = []
+    for file, line, key, kwargs in uses:
+        if key not in CATALOG:
+            problems.append(f"{file}:{line}: {key!r} is not in benchmarks/catalog.py")
+            continue
+        fields = {f for _, f, _, _ in string.Formatter().parse(CATALOG[key].en) if f}
+        if kwargs is not None and kwargs != fields:
+            problems.append(f"{file}:{line}: {key!r} takes {sorted(fields)}, the code passes {sorted(kwargs)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_environment_field_and_mode_has_its_texts():
+    env = collect_environment()
+    for key in env:
+        assert f"env.{key}" in CATALOG, key
+    for mode in ("full", "quick"):
+        assert f"value.{mode}" in CATALOG and f"stamp.{mode}" in CATALOG
+
+
+# --- --render-only ---
+
+
+def test_render_only_rewrites_both_tables_from_the_json_and_measures_nothing(tmp_path, capsys):
     folder = tmp_path / "cpu"
     shutil.copytree(RESULTS / "cpu", folder)
     (folder / "README.md").write_text("# not a case\n")
     (folder / "matmul.ja.md").write_text("stale\n")
+    (folder / "matmul.md").write_text("stale\n")
     (folder / "storage.ja.md").unlink()
-    before = {p.name: p.read_bytes() for p in folder.iterdir() if not p.name.endswith(".ja.md")}
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if not p.name.endswith(".md") or p.name == "README.md"}
     assert bench_main(["--render-only", "--out", str(folder)]) == 0
-    for md in case_markdown_files(folder):
-        assert japanese_path(md).read_text() == to_japanese(md.read_text())
+    for json_path in case_json_files(folder):
+        for lang in LANGS:
+            committed = markdown_path(RESULTS / "cpu" / json_path.name, lang).read_bytes()
+            assert markdown_path(json_path, lang).read_bytes() == committed, (json_path.name, lang)
     assert not (folder / "README.ja.md").exists()
-    assert {p.name: p.read_bytes() for p in folder.iterdir() if not p.name.endswith(".ja.md")} == before
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.name in before} == before
     assert "wrote" in capsys.readouterr().out
     assert bench_main(["--render-only", "--out", str(tmp_path / "missing")]) == 2
     assert "--render-only" in build_parser().format_help()

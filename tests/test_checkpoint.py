@@ -24,7 +24,7 @@ from reference_impl.checkpoint import (
     save_checkpoint,
     stale_temp_files,
 )
-from reference_impl.errors import ConfigError, NotATensorError, ReferenceImplError
+from reference_impl.errors import ConfigError, NotAModuleError, ReferenceImplError
 from tests.support.docs_model import REPO
 
 
@@ -277,14 +277,15 @@ def test_asking_for_a_state_that_was_not_saved(tmp_path, what):
 
 
 def test_bad_arguments(tmp_path):
-    with pytest.raises(NotATensorError):
+    with pytest.raises(NotAModuleError, match="nn.Module"):
         save_checkpoint(tmp_path / "c.pt", model={"w": torch.ones(1)})
-    with pytest.raises(NotATensorError, match="state_dict"):
+    with pytest.raises(NotAModuleError, match="state_dict"):
         save_checkpoint(tmp_path / "c.pt", model=nn.Linear(1, 1), optimizer="adam")
     with pytest.raises(ConfigError):
         save_checkpoint(tmp_path / "c.pt", model=nn.Linear(1, 1), epoch=-1)
-    with pytest.raises(NotATensorError):
+    with pytest.raises(NotAModuleError):
         load_checkpoint(tmp_path / "c.pt", model=None)
+    assert issubclass(NotAModuleError, TypeError) and issubclass(NotAModuleError, ReferenceImplError)
 
 
 def test_wrong_architecture_is_reported_by_load_state_dict(tmp_path):

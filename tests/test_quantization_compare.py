@@ -6,7 +6,7 @@ import pytest
 import torch
 from torch import nn
 
-from reference_impl.errors import ConfigError, NotATensorError
+from reference_impl.errors import ConfigError, NotAModuleError
 from reference_impl.quantization import (
     NothingQuantizedError,
     compare_models,
@@ -70,7 +70,7 @@ def test_latency_rounds_alternate():
 
 
 def test_argument_errors():
-    with pytest.raises(NotATensorError):
+    with pytest.raises(NotAModuleError, match="float_model must be a torch.nn.Module"):
         replaced_modules("model", nn.Linear(1, 1))
     with pytest.raises(ConfigError):
         compare_models(nn.Linear(1, 1), nn.Linear(1, 1), torch.ones(1, 1), rounds=-1)

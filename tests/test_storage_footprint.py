@@ -8,7 +8,7 @@ import pytest
 import torch
 from torch import nn
 
-from reference_impl.errors import DtypeError, NotATensorError
+from reference_impl.errors import DtypeError, NotAModuleError, NotATensorError
 from reference_impl.storage import (
     ModelFootprint,
     TensorFootprint,
@@ -150,7 +150,7 @@ def test_lazy_module_raises():
 
 
 def test_model_footprint_rejects_non_modules():
-    with pytest.raises(NotATensorError, match="nn.Module"):
+    with pytest.raises(NotAModuleError, match="nn.Module"):
         model_footprint(torch.zeros(3))
 
 

@@ -7,11 +7,11 @@ Modules:
         the scaler would silently do nothing.
     autocast_table: which dtype each operation produces under autocast, probed on the
         installed torch.
-    errors: the typed errors of this package.
+    (the typed errors are defined in reference_impl.errors and re-exported here.)
 """
 
 from reference_impl.amp.autocast_table import format_autocast_table, probe_autocast
-from reference_impl.amp.errors import (
+from reference_impl.errors import (
     AutocastDtypeError,
     AutocastUnavailableError,
     ScalerNotNeededError,

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import torch
 
-from reference_impl.amp.errors import UnknownDeviceTypeError
-from reference_impl.storage._checks import require_tensor
+from reference_impl._checks import dtype_name, require_tensor
+from reference_impl.errors import UnknownDeviceTypeError
 
 __all__ = ["DtypeLog", "logsumexp_float32", "matmul_with_dtype_log"]
 
@@ -130,7 +130,7 @@ def _make_logged_matmul(device_type: str) -> type[torch.autograd.Function]:
 
 
 def _name(t: torch.Tensor) -> str:
-    return str(t.dtype).removeprefix("torch.")
+    return dtype_name(t.dtype)
 
 
 def _describe(text: str, device_type: str) -> str:

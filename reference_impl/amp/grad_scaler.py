@@ -35,8 +35,15 @@ from typing import Any
 
 import torch
 
-from reference_impl.amp.errors import AutocastUnavailableError, ScalerStateError, UnknownDeviceTypeError
-from reference_impl.errors import ConfigError, DtypeError, NotATensorError
+from reference_impl._checks import require_cuda
+from reference_impl.errors import (
+    AutocastUnavailableError,
+    ConfigError,
+    DtypeError,
+    NotATensorError,
+    ScalerStateError,
+    UnknownDeviceTypeError,
+)
 
 __all__ = ["ReferenceGradScaler", "to_float32", "update_scale"]
 
@@ -107,12 +114,13 @@ def update_scale(
 def _check_device(device: str) -> str:
     if device not in ("cpu", "cuda"):
         raise UnknownDeviceTypeError(f"device must be 'cpu' or 'cuda', got {device!r}")
-    if device == "cuda" and not torch.cuda.is_available():
-        raise AutocastUnavailableError(
-            "device='cuda' but CUDA is not available: torch.amp.GradScaler('cuda') would warn and "
-            "disable itself, so nothing would be scaled; use device='cpu' (with bfloat16 autocast you "
-            "need no scaler at all) or run on a CUDA machine"
-        )
+    require_cuda(
+        device,
+        "device='cuda'",
+        "torch.amp.GradScaler('cuda') would warn and disable itself, so nothing would be scaled; use device='cpu' "
+        "(with bfloat16 autocast you need no scaler at all) or run on a CUDA machine",
+        AutocastUnavailableError,
+    )
     return device
 
 

@@ -19,15 +19,17 @@ from typing import Any
 
 import torch
 
-from reference_impl.amp.errors import (
+from reference_impl._checks import require_cuda
+from reference_impl.amp.grad_scaler import ReferenceGradScaler
+from reference_impl.errors import (
     AutocastDtypeError,
     AutocastUnavailableError,
+    DtypeError,
     ScalerNotNeededError,
     ScalerRequiredError,
     UnknownDeviceTypeError,
+    WrongTypeError,
 )
-from reference_impl.amp.grad_scaler import ReferenceGradScaler
-from reference_impl.errors import DtypeError, NotATensorError
 from reference_impl.storage._checks import require_dtype_object
 
 __all__ = [
@@ -119,7 +121,7 @@ def amp_policy(device: str | torch.device, dtype: torch.dtype | None = None) -> 
         >>> amp_policy("cpu", torch.float64)
         Traceback (most recent call last):
         ...
-        reference_impl.amp.errors.AutocastDtypeError: cpu autocast supports torch.float16, torch.bfloat16, not torch.float64 ...
+        reference_impl.errors.AutocastDtypeError: cpu autocast supports torch.float16, torch.bfloat16, not torch.float64 ...
     """
     try:
         device_type = torch.device(device).type
@@ -129,12 +131,13 @@ def amp_policy(device: str | torch.device, dtype: torch.dtype | None = None) -> 
         raise UnknownDeviceTypeError(
             f"device type {device_type!r} is not supported here; use 'cpu' (bfloat16) or 'cuda' (float16)"
         )
-    if device_type == "cuda" and not torch.cuda.is_available():
-        raise AutocastUnavailableError(
-            "device 'cuda' but CUDA is not available: torch.autocast('cuda') would only warn and "
-            "disable itself, and the step would silently run in float32; use amp_policy('cpu') "
-            "(bfloat16) on this machine"
-        )
+    require_cuda(
+        device_type,
+        "device 'cuda'",
+        "torch.autocast('cuda') would only warn and disable itself, and the step would silently run in float32; "
+        "use amp_policy('cpu') (bfloat16) on this machine",
+        AutocastUnavailableError,
+    )
     if dtype is None:
         dtype = _DEFAULT_DTYPE[device_type]
     require_dtype_object(dtype)
@@ -239,8 +242,9 @@ def _check_scaler(policy: AmpPolicy, scaler: Any) -> None:
             "available), so nothing would be scaled"
         )
     if scaler is not None and not isinstance(scaler, (torch.amp.GradScaler, ReferenceGradScaler)):
-        raise NotATensorError(
-            f"scaler must be a torch.amp.GradScaler or a ReferenceGradScaler, got {type(scaler).__name__}"
+        raise WrongTypeError(
+            f"scaler must be a torch.amp.GradScaler or a ReferenceGradScaler, got {type(scaler).__name__}; "
+            "pass the scaler object (or None for bfloat16)"
         )
 
 
@@ -293,7 +297,7 @@ def train_step(
         ...            policy=policy, scaler=torch.amp.GradScaler("cpu"))
         Traceback (most recent call last):
         ...
-        reference_impl.amp.errors.ScalerNotNeededError: a gradient scaler was given for torch.bfloat16: ...
+        reference_impl.errors.ScalerNotNeededError: a gradient scaler was given for torch.bfloat16: ...
     """
     _check_scaler(policy, scaler)
     for name, param in model.named_parameters():

@@ -13,7 +13,7 @@ No quantized dtypes (``torch.qint8``...) are used: codes are ordinary
 CUDA and does not touch the deprecated quantized-tensor API.
 """
 
-from reference_impl.quantization._checks import NonFiniteInputError, NothingQuantizedError
+from reference_impl.errors import NonFiniteInputError, NothingQuantizedError
 from reference_impl.quantization.affine import (
     QParams,
     choose_qparams,

@@ -11,17 +11,10 @@ from typing import Any
 
 import torch
 
-from reference_impl.errors import ConfigError, DtypeError, NotATensorError
+from reference_impl._checks import require_tensor
+from reference_impl.errors import ConfigError, DtypeError, NonFiniteInputError, NothingQuantizedError
 
 __all__ = ["NonFiniteInputError", "NothingQuantizedError", "INT_RANGES"]
-
-
-class NonFiniteInputError(ConfigError):
-    """The float tensor to quantize holds NaN or inf, which have no integer code."""
-
-
-class NothingQuantizedError(ConfigError):
-    """A "quantized" model is still entirely float: no module or weight was replaced."""
 
 
 #: Integer dtypes a quantized value may be stored in, with their full ranges.
@@ -36,15 +29,6 @@ _QUANTIZED_DTYPE_HINTS = {
     "torch.quint8": "torch.uint8",
     "torch.qint32": "torch.int32",
 }
-
-
-def require_tensor(x: Any, name: str = "x") -> torch.Tensor:
-    """Return ``x`` if it is a ``torch.Tensor``, else raise NotATensorError."""
-    if not isinstance(x, torch.Tensor):
-        raise NotATensorError(
-            f"{name} must be a torch.Tensor, got {type(x).__name__}; wrap numbers with torch.tensor(...)"
-        )
-    return x
 
 
 def require_int_dtype(dtype: Any, name: str = "dtype") -> tuple[int, int]:

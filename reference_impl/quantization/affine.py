@@ -14,12 +14,12 @@ from typing import Any
 
 import torch
 
+from reference_impl._checks import require_tensor
 from reference_impl.errors import ConfigError
 from reference_impl.quantization._checks import (
     require_float_input,
     require_int_dtype,
     require_scale,
-    require_tensor,
     require_zero_point,
 )
 

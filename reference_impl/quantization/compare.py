@@ -5,7 +5,7 @@ The one question to ask before anything else: *was anything quantized at all?*
 silently float. [`compare_models`][reference_impl.quantization.compare.compare_models]
 lists the modules whose type changed (and weights that became quantized tensor
 subclasses, as torchao's ``quantize_`` makes) and raises
-[NothingQuantizedError][reference_impl.quantization._checks.NothingQuantizedError]
+[NothingQuantizedError][reference_impl.errors.NothingQuantizedError]
 if there are none.
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from reference_impl.errors import ConfigError, NotATensorError
-from reference_impl.quantization._checks import NothingQuantizedError
+from reference_impl._checks import require_module
+from reference_impl.errors import ConfigError, NotATensorError, NothingQuantizedError
 
 __all__ = [
     "QuantizationComparison",
@@ -56,16 +56,15 @@ def replaced_modules(float_model: nn.Module, quantized_model: nn.Module) -> dict
         ``{name: (float type, quantized type)}``; the name ``""`` is the root module.
 
     Raises:
-        NotATensorError: An argument is not an ``nn.Module``.
+        NotAModuleError: An argument is not an ``nn.Module``.
 
     Examples:
         >>> m = nn.Sequential(nn.Linear(2, 2))
         >>> replaced_modules(m, m)
         {}
     """
-    for arg in (float_model, quantized_model):
-        if not isinstance(arg, nn.Module):
-            raise NotATensorError(f"expected an nn.Module, got {type(arg).__name__}")
+    require_module(float_model, "float_model")
+    require_module(quantized_model, "quantized_model")
     before = dict(float_model.named_modules())
     found: dict[str, tuple[str, str]] = {}
     for name, module in quantized_model.named_modules():
@@ -103,7 +102,7 @@ def require_quantized(float_model: nn.Module, quantized_model: nn.Module) -> dic
         >>> require_quantized(m, m)
         Traceback (most recent call last):
           ...
-        reference_impl.quantization._checks.NothingQuantizedError: nothing was quantized: ...
+        reference_impl.errors.NothingQuantizedError: nothing was quantized: ...
     """
     replaced = replaced_modules(float_model, quantized_model)
     if not replaced:
@@ -231,7 +230,7 @@ def compare_models(
         >>> compare_models(m, m, torch.randn(2, 4))
         Traceback (most recent call last):
           ...
-        reference_impl.quantization._checks.NothingQuantizedError: nothing was quantized: ...
+        reference_impl.errors.NothingQuantizedError: nothing was quantized: ...
     """
     if rounds < 0:
         raise ConfigError(f"rounds must be >= 0, got {rounds}")

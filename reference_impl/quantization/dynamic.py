@@ -21,7 +21,8 @@ from typing import Any
 import torch
 
 from reference_impl.errors import ConfigError
-from reference_impl.quantization._checks import require_float_input, require_tensor
+from reference_impl._checks import require_tensor
+from reference_impl.quantization._checks import require_float_input
 from reference_impl.quantization.affine import (
     QParams,
     choose_qparams,

@@ -10,7 +10,10 @@ from typing import Any
 
 import torch
 
-from reference_impl.errors import DtypeError, NotATensorError
+from reference_impl._checks import dtype_name, require_tensor
+from reference_impl.errors import DtypeError
+
+__all__ = ["require_dtype", "require_dtype_object", "require_tensor"]
 
 #: Suggestions keyed by input dtype, used when a function wants float32.
 _TO_FLOAT32_HINTS = {
@@ -22,21 +25,11 @@ _TO_FLOAT32_HINTS = {
 }
 
 
-def require_tensor(x: Any, name: str = "x") -> torch.Tensor:
-    """Return ``x`` if it is a ``torch.Tensor``, else raise NotATensorError."""
-    if not isinstance(x, torch.Tensor):
-        raise NotATensorError(
-            f"{name} must be a torch.Tensor, got {type(x).__name__}; "
-            f"wrap Python numbers or lists with torch.tensor(...)"
-        )
-    return x
-
-
 def require_dtype(x: torch.Tensor, expected: torch.dtype, name: str = "x") -> None:
     """Raise DtypeError unless ``x.dtype == expected``; the message says how to convert."""
     if x.dtype == expected:
         return
-    wanted = str(expected).removeprefix("torch.")
+    wanted = dtype_name(expected)
     if x.is_quantized:
         hint = f"call .dequantize() first (then .to(torch.{wanted}) if needed)"
     elif expected == torch.float32 and x.dtype in _TO_FLOAT32_HINTS:

@@ -15,8 +15,9 @@ from typing import Any, Literal
 
 import torch
 
+from reference_impl._checks import dtype_name, require_tensor
 from reference_impl.errors import CastError, ConfigError, DtypeError
-from reference_impl.storage._checks import require_dtype_object, require_tensor
+from reference_impl.storage._checks import require_dtype_object
 from reference_impl.storage.dtype_info import dtype_facts
 
 __all__ = ["CastReport", "CastWarning", "Offender", "check_cast", "safe_cast"]
@@ -96,7 +97,7 @@ class CastReport:
             List of sentences naming the count and the first offending value.
         """
         target = dtype_facts(self.target)
-        name = str(self.target).removeprefix("torch.")
+        name = dtype_name(self.target)
         found = []
         if self.overflow:
             found.append(
@@ -141,8 +142,8 @@ class CastReport:
             )
         if self.nan and not allow_nan:
             advice.append("find where the NaNs come from, or pass allow_nan=True")
-        source = str(self.source).removeprefix("torch.")
-        target = str(self.target).removeprefix("torch.")
+        source = dtype_name(self.source)
+        target = dtype_name(self.target)
         text = f"cast {source} -> {target}: " + "; ".join(found) + "."
         if advice:
             text += " To fix: " + "; ".join(advice) + "."

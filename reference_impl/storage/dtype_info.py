@@ -16,6 +16,7 @@ from typing import Any
 
 import torch
 
+from reference_impl._checks import dtype_name
 from reference_impl.errors import DtypeError
 from reference_impl.storage._checks import require_dtype_object
 
@@ -197,7 +198,7 @@ def dtype_facts(dtype: Any) -> DtypeFacts:
     """
     require_dtype_object(dtype)
     if dtype not in all_storage_dtypes():
-        names = ", ".join(str(d).removeprefix("torch.") for d in all_storage_dtypes())
+        names = ", ".join(dtype_name(d) for d in all_storage_dtypes())
         raise DtypeError(f"no storage facts for {dtype}; supported dtypes: {names}")
 
     is_quantized = dtype in _QUANTIZED_RANGE
@@ -221,7 +222,7 @@ def dtype_facts(dtype: Any) -> DtypeFacts:
             eps=_value_from_bits(one_bits + 1, dtype, bits) - 1.0,
             smallest_normal=float(info.smallest_normal),
             smallest_subnormal=_value_from_bits(1, dtype, bits),
-            has_inf=str(dtype).removeprefix("torch.") not in _NO_INF_NAMES,
+            has_inf=dtype_name(dtype) not in _NO_INF_NAMES,
         )
     if is_quantized:
         low, high = _QUANTIZED_RANGE[dtype]

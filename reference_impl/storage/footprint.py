@@ -13,8 +13,9 @@ from typing import Any
 
 import torch
 
-from reference_impl.errors import DtypeError, NotATensorError
-from reference_impl.storage._checks import require_dtype_object, require_tensor
+from reference_impl._checks import dtype_name, require_module, require_tensor
+from reference_impl.errors import DtypeError
+from reference_impl.storage._checks import require_dtype_object
 from reference_impl.storage.dtype_info import all_storage_dtypes, dtype_facts
 
 __all__ = [
@@ -49,10 +50,6 @@ def format_nbytes(nbytes: int | float) -> str:
         if value < 1024 or unit == "TiB":
             break
     return f"{value:.2f} {unit}"
-
-
-def _dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
 
 
 @dataclass(frozen=True)
@@ -90,7 +87,7 @@ class TensorFootprint:
     def __str__(self) -> str:
         shape = "x".join(str(s) for s in self.shape) or "scalar"
         text = (
-            f"{_dtype_name(self.dtype)}[{shape}] on {self.device}: "
+            f"{dtype_name(self.dtype)}[{shape}] on {self.device}: "
             f"{self.numel:,} elements, {format_nbytes(self.nbytes)}"
         )
         if self.is_partial_view:
@@ -252,7 +249,7 @@ class ModelFootprint:
             share = 100.0 * u.nbytes / total if total else 0.0
             rows.append(
                 (
-                    _dtype_name(u.dtype),
+                    dtype_name(u.dtype),
                     f"{u.tensors:,}",
                     f"{u.numel:,}",
                     format_nbytes(u.nbytes),
@@ -321,7 +318,7 @@ def model_footprint(module: Any) -> ModelFootprint:
         A frozen [ModelFootprint][reference_impl.storage.footprint.ModelFootprint].
 
     Raises:
-        NotATensorError: ``module`` is not a ``torch.nn.Module``.
+        NotAModuleError: ``module`` is not a ``torch.nn.Module``.
         DtypeError: the module has uninitialized lazy parameters (run one forward
             pass first).
 
@@ -336,11 +333,7 @@ def model_footprint(module: Any) -> ModelFootprint:
         >>> model_footprint(torch.nn.Sequential(emb, head)).total_nbytes
         160
     """
-    if not isinstance(module, torch.nn.Module):
-        raise NotATensorError(
-            f"module must be a torch.nn.Module, got {type(module).__name__}; "
-            f"for a single tensor use tensor_footprint(t)"
-        )
+    require_module(module, "module", hint="for a single tensor use tensor_footprint(t)")
     seen: set[tuple[Any, ...]] = set()
     rows: dict[torch.dtype, list[int]] = {}  # dtype -> [tensors, numel, nbytes, param_nbytes]
     named = [(True, t) for t in module.parameters()] + [(False, t) for t in module.buffers()]

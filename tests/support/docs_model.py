@@ -139,7 +139,7 @@ def results_include_problems(page: Page) -> list[str]:
             problems.append(
                 f"docs/ja/{page.rel} includes the English table {path}; include "
                 f"{path.removesuffix('.md')}.ja.md (written by the bench command, "
-                "`python -m reference_impl bench --render-only` rewrites it)"
+                "`python -m benchmarks --render-only` rewrites it)"
             )
         elif page.lang != "ja" and japanese:
             problems.append(f"docs/{page.lang}/{page.rel} includes the Japanese table {path}; include "

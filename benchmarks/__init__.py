@@ -1,10 +1,11 @@
 """The benchmark command: measurements a reader can re-run.
 
-``python -m reference_impl bench [--quick] [--device cpu|cuda] [--threads N] [--cases ...] [--out DIR]``
+``python -m benchmarks [--quick] [--device cpu|cuda] [--threads N] [--cases ...] [--out DIR]``
 writes ``benchmarks/results/<device>/<case>.json`` and ``<case>.md`` (a table and a
 one-line environment stamp, ready to include in a page), plus ``<case>.ja.md``, the same
-table in Japanese (module `i18n`; ``--render-only`` rewrites those from the committed
-``<case>.md`` without measuring), for these cases:
+table in Japanese. Both tables are rendered from the JSON with the keyed texts of module
+`catalog` (``--render-only`` rewrites them from the committed JSON without measuring),
+for these cases:
 
 - ``storage``: bytes per element and per model for each dtype, against the limit;
 - ``matmul``: float32 / float16 / bfloat16 (and TF32 on CUDA) matmul with TFLOP/s;
@@ -19,12 +20,12 @@ thread, the two variants alternated round by round, the median of the per-round
 ratios and their spread; a spread over 1.3 is flagged as too noisy to publish.
 """
 
-from reference_impl.bench.cases import CASES
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.environment import collect_environment, isa_class
-from reference_impl.bench.results import CaseResult
-from reference_impl.bench.runner import run_bench
-from reference_impl.bench.timing import SPREAD_LIMIT, Comparison, compare
+from benchmarks.cases import CASES
+from benchmarks.config import BenchConfig
+from benchmarks.environment import collect_environment, isa_class
+from benchmarks.report import CaseResult
+from benchmarks.runner import run_bench
+from benchmarks.timing import SPREAD_LIMIT, Comparison, compare
 
 __all__ = [
     "CASES",

@@ -1,4 +1,4 @@
-"""Every public name of reference_impl.storage is documented with Args/Returns/Examples.
+"""Every public name of reference_impl.storage and reference_impl.amp is documented with Args/Returns/Examples.
 
 The Examples themselves run through pytest's --doctest-modules (see pyproject.toml).
 """
@@ -9,11 +9,15 @@ import inspect
 
 import pytest
 
+import reference_impl.amp as amp
 import reference_impl.storage as storage
 
-@pytest.mark.parametrize("name", storage.__all__)
-def test_public_api_is_documented(name):
-    obj = getattr(storage, name)
+PUBLIC = [(package, name) for package in (storage, amp) for name in package.__all__]
+
+
+@pytest.mark.parametrize(("package", "name"), PUBLIC, ids=[f"{p.__name__}.{n}" for p, n in PUBLIC])
+def test_public_api_is_documented(package, name):
+    obj = getattr(package, name)
     doc = inspect.getdoc(obj) or ""
     assert doc, name
     if inspect.isfunction(obj):

@@ -11,12 +11,12 @@ from __future__ import annotations
 import importlib
 from typing import Callable
 
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import CaseResult
+from benchmarks.config import BenchConfig
+from benchmarks.report import CaseResult
 
 __all__ = ["CASES", "load_case"]
 
-#: Case name (= results file stem) -> module under ``reference_impl.bench.cases``.
+#: Case name (= results file stem) -> module under ``benchmarks.cases``.
 CASES: dict[str, str] = {
     "storage": "storage",
     "matmul": "matmul",
@@ -41,4 +41,4 @@ def load_case(name: str) -> Callable[[BenchConfig], CaseResult]:
     Raises:
         KeyError: Unknown case name.
     """
-    return importlib.import_module(f"reference_impl.bench.cases.{CASES[name]}").run
+    return importlib.import_module(f"benchmarks.cases.{CASES[name]}").run

@@ -18,9 +18,9 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import percent, timed_columns, times
-from reference_impl.bench.config import BenchConfig, relative_l2
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.catalog import Msg, english
+from benchmarks.config import BenchConfig, relative_l2
+from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
 
 __all__ = ["run"]
 
@@ -63,21 +63,21 @@ def run(cfg: BenchConfig) -> CaseResult:
         "onnx_runtime",
         f"onnxruntime float32 vs int8, 2x Linear({FEATURES}, {FEATURES})",
         [
-            Column("batch", "batch"),
-            *timed_columns("float32 ms", "int8 ms"),
-            Column("size_ratio", "weights smaller by", times),
-            Column("error", "int8 error (rel. L2 vs float64)", percent),
+            Column("batch", "col.batch"),
+            *timed_columns("col.float32_ms", "col.int8_ms"),
+            Column("size_ratio", "col.weights_smaller", "times"),
+            Column("error", "col.int8_error", "percent"),
         ],
     )
     if cfg.device != "cpu":
-        result.notes.append("Not measured: this case runs onnxruntime's CPU execution provider only.")
+        result.notes.append(Msg("note.onnxruntime_cpu_only"))
         return result
     try:
         import onnxruntime as ort
         from onnxruntime.quantization import QuantType, quantize_dynamic
         from onnxruntime.quantization.shape_inference import quant_pre_process
     except ImportError as err:
-        result.notes.append(f"Not measured: onnxruntime is not installed ({type(err).__name__}: {err}).")
+        result.notes.append(Msg("note.onnxruntime_missing", error=f"{type(err).__name__}: {err}"))
         return result
 
     model = _model()
@@ -104,18 +104,18 @@ def run(cfg: BenchConfig) -> CaseResult:
         with torch.no_grad():
             reference = _model().double()(x.double())
         int8_out = torch.from_numpy(sessions["int8"].run(None, feed)[0])
-        label = f"batch {batch}"
+        label = Msg("label.batch", batch=batch)
+        name = english(label)
         c = cfg.compare(
             ("float32", lambda feed=feed: sessions["float"].run(None, feed)),
-            {label: lambda feed=feed: sessions["int8"].run(None, feed)},
-        )[label]
-        result.comparisons[label] = c
+            {name: lambda feed=feed: sessions["int8"].run(None, feed)},
+        )[name]
+        result.add_comparison(label, c)
         result.rows.append(
             {"batch": batch, **comparison_cells(c), "size_ratio": size_ratio, "error": relative_l2(int8_out, reference)}
         )
     result.notes.append(
-        f"Both models run in onnxruntime {ort.__version__} (CPU execution provider, {cfg.threads} intra-op "
-        f"thread{'s' if cfg.threads != 1 else ''}); ratio = float32 time / int8 time, median of {cfg.rounds} "
-        "alternating rounds. Weights: bytes of the ONNX initializers."
+        Msg("note.onnxruntime_method", version=ort.__version__, threads=cfg.threads,
+            _s="s" if cfg.threads != 1 else "", rounds=cfg.rounds)
     )
     return result

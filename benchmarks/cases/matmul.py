@@ -11,9 +11,10 @@ from contextlib import contextmanager
 
 import torch
 
-from reference_impl.bench.cases._fmt import percent, timed_columns
-from reference_impl.bench.config import BenchConfig, relative_l2
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.catalog import Msg
+from benchmarks.config import BenchConfig, relative_l2
+from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
+from reference_impl._checks import dtype_name
 
 __all__ = ["run"]
 
@@ -40,7 +41,9 @@ def run(cfg: BenchConfig) -> CaseResult:
     if cfg.device == "cuda":
         n = 4096 if cfg.quick else 8192
     else:
-        n = 1024
+        # Quick: 256 is enough for what the tests check (every dtype measured, bfloat16's error),
+        # and 64x less work where float16/bfloat16 are converted in software (AVX2 only).
+        n = 256 if cfg.quick else 1024
     g = torch.Generator().manual_seed(0)
     a64 = torch.randn(n, n, generator=g, dtype=torch.float64).to(cfg.device)
     b64 = torch.randn(n, n, generator=g, dtype=torch.float64).to(cfg.device)
@@ -50,10 +53,10 @@ def run(cfg: BenchConfig) -> CaseResult:
         "matmul",
         f"{n}x{n} @ {n}x{n} matmul per dtype",
         [
-            Column("dtype", "dtype"),
-            Column("tflops", "TFLOP/s", lambda v: f"{v:.3g}"),
-            *timed_columns("float32 ms", "dtype ms"),
-            Column("error", "error (rel. L2 vs float64)", percent),
+            Column("dtype", "col.dtype"),
+            Column("tflops", "col.tflops", "sig3"),
+            *timed_columns("col.float32_ms", "col.dtype_ms"),
+            Column("error", "col.error", "percent"),
         ],
     )
     a32, b32 = a64.float(), b64.float()
@@ -68,7 +71,7 @@ def run(cfg: BenchConfig) -> CaseResult:
         variants = {}
         for dtype in (torch.float16, torch.bfloat16):
             a, b = a32.to(dtype), b32.to(dtype)
-            variants[str(dtype).removeprefix("torch.")] = (lambda a=a, b=b: a @ b)
+            variants[dtype_name(dtype)] = (lambda a=a, b=b: a @ b)
         if cfg.device == "cuda":
 
             def tf32():
@@ -88,20 +91,17 @@ def run(cfg: BenchConfig) -> CaseResult:
             "tflops": flop / first.baseline_s / 1e12,
             "baseline_ms": first.baseline_s * 1e3,
             "variant_ms": first.baseline_s * 1e3,
-            "verdict": "baseline",
+            "verdict": Msg("verdict.baseline"),
             "spread": None,
             "error": errors["float32"],
         }
     )
     for name, c in comparisons.items():
-        result.comparisons[name] = c
+        result.add_comparison(name, c)
         result.rows.append(
             {"dtype": name, "tflops": flop / c.variant_s / 1e12, **comparison_cells(c), "error": errors[name]}
         )
-    result.notes.append(
-        f"All dtypes alternated in the same {cfg.rounds} rounds; ratio = float32 time / dtype time. "
-        f"TFLOP/s = 2n^3 / median time (n = {n})."
-    )
+    result.notes += [Msg("note.matmul_rounds", rounds=cfg.rounds), Msg("note.tflops", n=n)]
     if cfg.device == "cuda":
-        result.notes.append("float32 ran with TF32 off (set_float32_matmul_precision('highest')); tf32 with 'high'.")
+        result.notes.append(Msg("note.tf32"))
     return result

@@ -4,7 +4,8 @@ CPU: ``torch.autocast("cpu", dtype=torch.bfloat16)``. CUDA: float16 with a
 ``GradScaler`` and bfloat16. The GradScaler's own cost is measured separately
 (the same autocast step with and without the scaler). Each step is
 ``zero_grad``, forward, cross-entropy, backward, SGD step on an MLP
-1024-2048-2048-10 at batch 256 (CPU) or 4096-8192-8192-10 at batch 4096 (CUDA).
+1024-2048-2048-10 at batch 256 (CPU; 256-512-512-10 at batch 64 in quick mode) or
+4096-8192-8192-10 at batch 4096 (CUDA).
 On CUDA the table also gives each step's peak memory (see ``step_peak_mib``).
 """
 
@@ -15,9 +16,9 @@ import copy
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import timed_columns
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.catalog import Msg, english
+from benchmarks.config import BenchConfig
+from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
 
 __all__ = ["run", "step_peak_mib"]
 
@@ -98,8 +99,13 @@ def run(cfg: BenchConfig) -> CaseResult:
         RuntimeError: Autocast did not produce the expected dtype (the variant is not what it claims).
     """
     dev = cfg.device
-    # A GPU needs a larger problem than launch overhead to show anything.
-    d_in, hidden, batch = (4096, 8192, 4096) if dev == "cuda" else (1024, 2048, 256)
+    # A GPU needs a larger problem than launch overhead to show anything. Quick runs on a CPU use a
+    # small MLP: the tests check the rows, dtypes and loss differences, not the speed, and an AVX2-only
+    # CPU runs a bfloat16 step about 46x slower than float32.
+    if dev == "cuda":
+        d_in, hidden, batch = 4096, 8192, 4096
+    else:
+        d_in, hidden, batch = (256, 512, 64) if cfg.quick else (1024, 2048, 256)
     g = torch.Generator().manual_seed(0)
     x = torch.randn(batch, d_in, generator=g).to(dev)
     y = torch.randint(0, 10, (batch,), generator=g).to(dev)
@@ -108,35 +114,37 @@ def run(cfg: BenchConfig) -> CaseResult:
         "amp_step",
         "Training step, float32 vs autocast",
         [
-            Column("variant", "variant"),
-            Column("logits", "logits dtype"),
-            Column("baseline", "compared with"),
-            *timed_columns("baseline ms", "variant ms"),
-            Column("loss_diff", "loss after steps, diff vs baseline", lambda v: f"{v:.1e}"),
-            Column("peak_mib", "step peak MiB (CUDA)", lambda v: f"{v:.0f}"),
+            Column("variant", "col.variant"),
+            Column("logits", "col.logits"),
+            Column("baseline", "col.compared_with"),
+            *timed_columns("col.baseline_ms", "col.variant_ms"),
+            Column("loss_diff", "col.loss_diff", "sci1"),
+            Column("peak_mib", "col.peak_mib", "int"),
         ],
     )
+    bf16_plain = Msg("label.autocast", dtype="bfloat16")
     if dev == "cpu":
-        specs = {
-            "autocast bfloat16": (torch.bfloat16, False),
-            "autocast bfloat16 + GradScaler": (torch.bfloat16, True),
-        }
-        overhead = ("autocast bfloat16", "autocast bfloat16 + GradScaler")
+        bf16_scaled = Msg("label.autocast_scaler", dtype="bfloat16")
+        labels = [bf16_plain, bf16_scaled]
+        overhead = (bf16_plain, bf16_scaled)
     else:
-        specs = {
-            "autocast float16 + GradScaler": (torch.float16, True),
-            "autocast float16, no scaler": (torch.float16, False),
-            "autocast bfloat16": (torch.bfloat16, False),
-        }
-        overhead = ("autocast float16, no scaler", "autocast float16 + GradScaler")
+        fp16_scaled = Msg("label.autocast_scaler", dtype="float16")
+        fp16_plain = Msg("label.autocast_no_scaler", dtype="float16")
+        labels = [fp16_scaled, fp16_plain, bf16_plain]
+        overhead = (fp16_plain, fp16_scaled)
+    # English label -> (label, autocast dtype, with a GradScaler)
+    specs = {
+        english(label): (label, getattr(torch, label.args["dtype"]), label.key == "label.autocast_scaler")
+        for label in labels
+    }
     steps = {"float32": _make_step(model, x, y, dev, None, None)}
-    for name, (dtype, scaled) in specs.items():
+    for name, (_, dtype, scaled) in specs.items():
         steps[name] = _make_step(model, x, y, dev, dtype, torch.amp.GradScaler(dev) if scaled else None)
 
     # Correctness first, on fresh copies: the loss after a few steps from the same start.
     n_check = 3 if cfg.quick else 10
     losses = {}
-    for name, (dtype, scaled) in [("float32", (None, False)), *specs.items()]:
+    for name, (_, dtype, scaled) in [("float32", (None, None, False)), *specs.items()]:
         fresh, seen = _make_step(model, x, y, dev, dtype, torch.amp.GradScaler(dev) if scaled else None)
         for _ in range(n_check):
             loss = fresh()
@@ -148,11 +156,12 @@ def run(cfg: BenchConfig) -> CaseResult:
     peaks = {name: step_peak_mib(step, dev) for name, (step, _) in steps.items()}
     comparisons = cfg.compare(("float32", steps["float32"][0]), {n: s for n, (s, _) in steps.items() if n != "float32"})
     for name, c in comparisons.items():
-        result.comparisons[name] = c
+        label = specs[name][0]
+        result.add_comparison(label, c)
         result.rows.append(
             {
-                "variant": name,
-                "logits": str(specs[name][0]).removeprefix("torch."),
+                "variant": label,
+                "logits": label.args["dtype"],
                 "baseline": "float32",
                 **comparison_cells(c),
                 "loss_diff": abs(losses[name] - losses["float32"]),
@@ -160,32 +169,27 @@ def run(cfg: BenchConfig) -> CaseResult:
             }
         )
     # GradScaler overhead: same autocast step with and without the scaler, alternated.
-    plain, scaled = overhead
+    plain_label, scaled_label = overhead
+    plain, scaled = english(plain_label), english(scaled_label)
     c = cfg.compare((plain, steps[plain][0]), {scaled: steps[scaled][0]})[scaled]
-    label = f"{scaled} vs {plain}"
-    result.comparisons[label] = c
+    result.add_comparison(f"{scaled} vs {plain}", c)
     result.rows.append(
         {
-            "variant": scaled,
-            "logits": str(specs[scaled][0]).removeprefix("torch."),
-            "baseline": plain + " (scaler overhead)",
+            "variant": scaled_label,
+            "logits": scaled_label.args["dtype"],
+            "baseline": Msg("label.scaler_overhead", variant=plain_label),
             **comparison_cells(c),
             "loss_diff": abs(losses[scaled] - losses[plain]),
             "peak_mib": peaks[scaled],
         }
     )
-    result.notes.append(
-        f"Step = zero_grad, forward, cross-entropy, backward, SGD step; MLP {d_in}-{hidden}-{hidden}-10, batch {batch}. "
-        f"Loss difference after {n_check} steps from the same initial weights. Median of {cfg.rounds} alternating rounds."
-    )
+    result.notes += [
+        Msg("note.amp_step", mlp=f"{d_in}-{hidden}-{hidden}-10", batch=batch),
+        Msg("note.loss_after_steps", steps=n_check),
+        Msg("note.median_rounds", rounds=cfg.rounds),
+    ]
     if dev == "cpu":
-        result.notes.append(
-            "On CPU, bfloat16 needs no loss scaling; the GradScaler row only measures what the scaler costs."
-        )
-        result.notes.append("Peak memory is measured on CUDA only (PyTorch keeps no allocator statistics for CPU).")
+        result.notes += [Msg("note.cpu_bfloat16_no_scaling"), Msg("note.peak_cuda_only")]
     else:
-        result.notes.append(
-            f"float32 step peak: {peaks['float32']:.0f} MiB. Step peak = torch.cuda.max_memory_allocated during one "
-            "step minus the memory allocated before it (activations, gradients, autocast's weight copies)."
-        )
+        result.notes.append(Msg("note.step_peak", peak=peaks["float32"]))
     return result

@@ -17,9 +17,9 @@ import torch
 from torch import nn
 from torch.profiler import ProfilerActivity, profile
 
-from reference_impl.bench.cases._fmt import timed_columns
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.catalog import Msg
+from benchmarks.config import BenchConfig
+from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
 
 __all__ = ["run"]
 
@@ -44,7 +44,7 @@ class SimpleNet(nn.Module):
 _FRESH = """
 import sys, time, torch
 from torch.profiler import ProfilerActivity, profile
-from reference_impl.bench.cases.profiler_overhead import SimpleNet
+from benchmarks.cases.profiler_overhead import SimpleNet
 torch.set_num_threads(1)
 torch.manual_seed(0)
 device = sys.argv[1]
@@ -67,7 +67,7 @@ print(time.perf_counter() - start)
 
 def _first_profiled_pass_in_fresh_process(device: str) -> float | None:
     """Seconds of the first profiled pass in a new Python process (None if it failed)."""
-    root = str(Path(__file__).resolve().parents[3])  # the folder that holds reference_impl/
+    root = str(Path(__file__).resolve().parents[2])  # the repository root: holds benchmarks/ and reference_impl/
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     try:
         proc = subprocess.run(
@@ -111,29 +111,24 @@ def run(cfg: BenchConfig) -> CaseResult:
     result = CaseResult(
         "profiler_overhead",
         "Timing a model directly vs inside torch.profiler (a common benchmark_model)",
-        [Column("what", "what was timed"), *timed_columns("direct ms", "profiled ms")],
+        [Column("what", "col.what_timed"), *timed_columns("col.direct_ms", "col.profiled_ms")],
     )
-    result.comparisons["under the profiler"] = c
+    result.add_comparison(Msg("label.under_profiler"), c)
     result.rows.append(
-        {"what": "20 batches of 64 through a 784-128-128-10 MLP, profiler warmed up", **comparison_cells(c)}
+        {"what": Msg("label.profiled_loop", batches=20, batch=64, mlp="784-128-128-10"), **comparison_cells(c)}
     )
     if first_pass is None:
-        result.notes.append("The first profiled pass in a fresh process could not be measured here.")
+        result.notes.append(Msg("note.no_fresh_pass"))
     else:
         result.rows.append(
             {
-                "what": "the same, first profiled pass in a fresh process (a single-pass benchmark)",
+                "what": Msg("label.first_profiled_pass"),
                 "baseline_ms": c.baseline_s * 1e3,
                 "variant_ms": first_pass * 1e3,
                 "ratio": c.baseline_s / first_pass,
-                "verdict": f"{first_pass / c.baseline_s:.0f}x slower (one measurement)",
-                "spread": "single pass, no rounds",
+                "verdict": Msg("verdict.one_measurement", ratio=first_pass / c.baseline_s),
+                "spread": Msg("spread.single_pass"),
             }
         )
-    result.notes.append(
-        "The profiled time includes recording every operator (record_shapes=True) and the profiler's "
-        "post-processing on exit; it measures the profiler, not the model. The first profiled pass of a "
-        "process also pays the profiler's start-up, which a single-pass benchmark includes "
-        "(measured in a new Python process, after one unprofiled warm-up pass)."
-    )
+    result.notes += [Msg("note.profiler_measures_profiler"), Msg("note.profiler_first_pass")]
     return result

@@ -1,22 +1,23 @@
-"""``python -m reference_impl bench``: the command line of the benchmark."""
+"""``python -m benchmarks``: the command line of the benchmark."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Sequence
 
-from reference_impl.bench.cases import CASES
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import render_markdown, write_japanese
-from reference_impl.bench.runner import run_bench
+from benchmarks.cases import CASES
+from benchmarks.config import BenchConfig
+from benchmarks.report import case_json_files, render_markdown, render_tables
+from benchmarks.runner import run_bench
 from reference_impl.errors import ConfigError
 
 __all__ = ["build_parser", "main"]
 
 
-def build_parser(prog: str = "python -m reference_impl bench") -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m benchmarks") -> argparse.ArgumentParser:
     """The argument parser of the bench command.
 
     Args:
@@ -29,7 +30,7 @@ def build_parser(prog: str = "python -m reference_impl bench") -> argparse.Argum
         prog=prog,
         description="Measure dtype storage, matmul, int8 quantization, AMP and reference implementations "
         "on this machine; write JSON and markdown tables (English <case>.md, Japanese <case>.ja.md) "
-        "with the environment stamp. --render-only rewrites the Japanese tables and measures nothing.",
+        "with the environment stamp. --render-only rewrites both tables from the JSON and measures nothing.",
     )
     p.add_argument("--quick", action="store_true", help="fewer, shorter rounds and no torch.compile (CI)")
     p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
@@ -41,8 +42,8 @@ def build_parser(prog: str = "python -m reference_impl bench") -> argparse.Argum
     p.add_argument("--print", dest="print_tables", action="store_true", help="also print every table")
     p.add_argument(
         "--render-only", action="store_true",
-        help="measure nothing: rewrite every <case>.ja.md (the Japanese table) of the results folder "
-        "(--out, default benchmarks/results/<device>) from its committed <case>.md",
+        help="measure nothing: rewrite every <case>.md and <case>.ja.md of the results folder "
+        "(--out, default benchmarks/results/<device>) from its committed <case>.json",
     )
     return p
 
@@ -51,15 +52,11 @@ def _render_only(folder: Path) -> int:
     if not folder.is_dir():
         print(f"error: no results folder {folder}; run the benchmark first or pass --out", file=sys.stderr)
         return 2
-    try:
-        written = write_japanese(folder)
-    except ConfigError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+    written = [path for json_path in case_json_files(folder) for path in render_tables(json_path)]
     for path in written:
         print(f"wrote {path}")
     if not written:
-        print(f"no <case>.md with a <case>.json in {folder}: nothing to render")
+        print(f"no <case>.json in {folder}: nothing to render")
     return 0
 
 
@@ -67,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the bench command.
 
     Args:
-        argv: Arguments after ``bench`` (default ``sys.argv[2:]`` as given by ``__main__``).
+        argv: The arguments (default ``sys.argv[1:]``).
 
     Returns:
         The exit status (0 on success, 2 on a configuration error).
@@ -84,12 +81,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    env = {r["key"]: r["value"] for r in results["environment"].rows}
+    env = json.loads((out / "environment.json").read_text())["environment"]
     noisy = {name: r.too_noisy for name, r in results.items() if r.too_noisy}
     for name, result in results.items():
         if args.print_tables or name == "environment":
             print(f"\n## {result.title} ({name})\n")
-            print(render_markdown(result, env))
+            print(render_markdown(result.to_json(env)))
     print(f"results written to {out}/")
     if noisy:
         print("too noisy to publish (spread > limit): " + " | ".join(f"{k}: {'; '.join(v)}" for k, v in noisy.items()))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -10,14 +9,14 @@ from typing import Callable, Iterator
 
 import torch
 
-from reference_impl.bench.timing import Comparison, compare
+from benchmarks.timing import Comparison, compare
+from reference_impl._checks import require_cuda
 from reference_impl.errors import ConfigError
 
 __all__ = [
     "BenchConfig",
     "expected_ao_deprecations",
     "relative_l2",
-    "state_dict_nbytes",
 ]
 
 
@@ -27,12 +26,15 @@ class BenchConfig:
 
     Attributes:
         device: ``"cpu"`` or ``"cuda"``.
-        quick: Fewer rounds and shorter measurements, smaller problems where noted, no
-            ``torch.compile`` (for CI and the test suite).
+        quick: Fewer rounds and shorter measurements, one warm-up call, smaller problems where
+            the case says so (matmul, amp_step), no ``torch.compile``: for CI and the test suite,
+            sized by what the tests check, so that it stays short on a CPU where 16-bit
+            arithmetic is slow (AVX2 only).
         rounds: Alternating rounds per comparison.
         min_time: Target seconds per measurement.
         threads: Threads used while measuring.
         compile: Also measure ``torch.compile`` variants (torchao case).
+        warmup: Untimed calls of each variant before measuring.
     """
 
     device: str = "cpu"
@@ -41,12 +43,12 @@ class BenchConfig:
     min_time: float = 0.25
     threads: int = 1
     compile: bool = True
+    warmup: int = 3
 
     def __post_init__(self) -> None:
         if self.device not in ("cpu", "cuda"):
             raise ConfigError(f"device must be 'cpu' or 'cuda', got {self.device!r}")
-        if self.device == "cuda" and not torch.cuda.is_available():
-            raise ConfigError("--device cuda was asked for but torch.cuda.is_available() is False; use --device cpu")
+        require_cuda(self.device, "--device cuda was asked for", "torch.cuda.is_available() is False; use --device cpu")
         if self.threads < 1:
             raise ConfigError(f"threads must be >= 1, got {self.threads}")
 
@@ -64,7 +66,8 @@ class BenchConfig:
 
         Args:
             device: ``"cpu"`` or ``"cuda"``.
-            quick: Quick mode (5 rounds of 0.05 s, no compile) instead of full (9 rounds of 0.25 s).
+            quick: Quick mode (5 rounds of 0.05 s, 1 warm-up call, no compile) instead of full
+                (9 rounds of 0.25 s, 3 warm-up calls).
             rounds: Override the number of rounds.
             min_time: Override the seconds per measurement.
             threads: Threads while measuring.
@@ -76,8 +79,8 @@ class BenchConfig:
             ConfigError: An unknown device, CUDA asked for without a GPU, or threads < 1.
 
         Examples:
-            >>> BenchConfig.make(quick=True).rounds, BenchConfig.make().compile
-            (5, True)
+            >>> BenchConfig.make(quick=True).rounds, BenchConfig.make(quick=True).warmup, BenchConfig.make().compile
+            (5, 1, True)
         """
         return cls(
             device=device,
@@ -86,14 +89,16 @@ class BenchConfig:
             min_time=min_time if min_time is not None else (0.05 if quick else 0.25),
             threads=threads,
             compile=not quick,
+            warmup=1 if quick else 3,
         )
 
     def compare(
         self, baseline: tuple[str, Callable[[], object]], variants: dict[str, Callable[[], object]]
     ) -> dict[str, Comparison]:
-        """[compare][reference_impl.bench.timing.compare] with this config's rounds, time, threads and device."""
+        """[compare][benchmarks.timing.compare] with this config's rounds, time, threads and device."""
         return compare(
-            baseline, variants, rounds=self.rounds, min_time=self.min_time, threads=self.threads, device=self.device
+            baseline, variants, rounds=self.rounds, min_time=self.min_time, warmup=self.warmup, threads=self.threads,
+            device=self.device,
         )
 
 
@@ -115,21 +120,6 @@ def relative_l2(output: torch.Tensor, reference: torch.Tensor) -> float:
     out = output.detach().to("cpu", torch.float64)
     ref = reference.detach().to("cpu", torch.float64)
     return float((out - ref).norm() / ref.norm())
-
-
-def state_dict_nbytes(module: torch.nn.Module) -> int:
-    """Bytes of ``torch.save(module.state_dict())``: what the model costs on disk.
-
-    Args:
-        module: Any module (float, dynamically quantized, or with torchao tensors).
-
-    Returns:
-        The serialized size in bytes.
-    """
-    buffer = io.BytesIO()
-    with expected_ao_deprecations():
-        torch.save(module.state_dict(), buffer)
-    return buffer.tell()
 
 
 @contextmanager

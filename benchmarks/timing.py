@@ -22,6 +22,7 @@ from typing import Callable
 import torch
 from torch.utils import benchmark
 
+from benchmarks.catalog import Msg, english
 from reference_impl.errors import ConfigError
 
 __all__ = ["SPREAD_LIMIT", "Comparison", "compare", "describe_ratio"]
@@ -85,12 +86,12 @@ class Comparison:
             "ratio": self.ratio,
             "spread": self.spread,
             "too_noisy": self.noisy,
-            "verdict": describe_ratio(self),
+            "verdict": english(describe_ratio(self)),
         }
 
 
-def describe_ratio(c: Comparison) -> str:
-    """Say in words whether the variant was faster or slower than the baseline.
+def describe_ratio(c: Comparison) -> Msg:
+    """Say whether the variant was faster or slower than the baseline, as a table message.
 
     A ratio below 1 is reported as a slowdown (``"2.50x slower"``), never hidden.
     When the rounds disagree on the direction (some ratios above 1, some below)
@@ -100,22 +101,22 @@ def describe_ratio(c: Comparison) -> str:
         c: The comparison.
 
     Returns:
-        A short phrase for a results table.
+        A [Msg][benchmarks.catalog.Msg] for a results table (``.render("en")`` for the English text).
 
     Examples:
-        >>> describe_ratio(Comparison("a", "b", 1.0, 0.5, (2.0, 2.1, 1.9)))
+        >>> describe_ratio(Comparison("a", "b", 1.0, 0.5, (2.0, 2.1, 1.9))).render("en")
         '2.00x faster'
-        >>> describe_ratio(Comparison("a", "b", 1.0, 2.5, (0.4, 0.41, 0.39)))
-        '2.50x slower'
-        >>> describe_ratio(Comparison("a", "b", 1.0, 1.0, (0.98, 1.03, 1.0)))
+        >>> describe_ratio(Comparison("a", "b", 1.0, 2.5, (0.4, 0.41, 0.39))).render("ja")
+        '2.50 倍遅い'
+        >>> describe_ratio(Comparison("a", "b", 1.0, 1.0, (0.98, 1.03, 1.0))).render("en")
         'no clear difference (1.00x)'
     """
     r = c.ratio
     if min(c.ratios) < 1.0 < max(c.ratios):
-        return f"no clear difference ({r:.2f}x)"
+        return Msg("verdict.unclear", ratio=r)
     if r >= 1.0:
-        return f"{r:.2f}x faster"
-    return f"{1.0 / r:.2f}x slower"
+        return Msg("verdict.faster", ratio=r)
+    return Msg("verdict.slower", ratio=1.0 / r)
 
 
 def _sync(device: str) -> None:
@@ -168,7 +169,7 @@ def compare(
         blocks: Blocks per measurement (the fastest counts).
 
     Returns:
-        One [Comparison][reference_impl.bench.timing.Comparison] per variant name.
+        One [Comparison][benchmarks.timing.Comparison] per variant name.
 
     Raises:
         ConfigError: ``rounds`` < 2, ``min_time`` <= 0 or no variants.

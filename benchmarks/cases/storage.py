@@ -13,22 +13,24 @@ import copy
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import times
-from reference_impl.bench.cases.dynamic_int8 import quantize
-from reference_impl.bench.config import BenchConfig, state_dict_nbytes
-from reference_impl.bench.results import CaseResult, Column
+from benchmarks.cases.dynamic_int8 import quantize
+from benchmarks.catalog import Msg
+from benchmarks.config import BenchConfig
+from benchmarks.report import CaseResult, Column
+from reference_impl._checks import dtype_name
+from reference_impl.quantization.compare import state_dict_bytes
 
 __all__ = ["run"]
 
 _ELEMENTS = 1 << 20
 
 
-def _models() -> list[tuple[str, nn.Module, type]]:
+def _models() -> list[tuple[Msg | str, nn.Module, type]]:
     dyn = torch.ao.nn.quantized.dynamic
     torch.manual_seed(0)
     return [
         ("Linear(1024, 1024)", nn.Sequential(nn.Linear(1024, 1024)), dyn.Linear),
-        ("LSTM(256, 512, 2 layers)", nn.Sequential(nn.LSTM(256, 512, num_layers=2)), dyn.LSTM),
+        (Msg("label.lstm", d_in=256, hidden=512, layers=2), nn.Sequential(nn.LSTM(256, 512, num_layers=2)), dyn.LSTM),
         ("RNNCell(256, 512)", nn.Sequential(nn.RNNCell(256, 512)), dyn.RNNCell),
     ]
 
@@ -46,13 +48,13 @@ def run(cfg: BenchConfig) -> CaseResult:
         "storage",
         "Bytes per element and per model, per dtype",
         [
-            Column("what", "what"),
-            Column("dtype", "dtype"),
-            Column("bytes", "bytes", lambda v: f"{v:,}"),
-            Column("per_element", "bytes per element", lambda v: f"{v:g}"),
-            Column("ratio", "smaller than float32 by", times),
-            Column("limit", "limit", times),
-            Column("of_limit", "share of the limit", lambda v: f"{v * 100:.1f} %"),
+            Column("what", "col.what"),
+            Column("dtype", "col.dtype"),
+            Column("bytes", "col.bytes", "thousands"),
+            Column("per_element", "col.per_element", "g"),
+            Column("ratio", "col.smaller_than_float32", "times"),
+            Column("limit", "col.limit", "times"),
+            Column("of_limit", "col.share_of_limit", "share"),
         ],
     )
     dtypes = [torch.float32, torch.float16, torch.bfloat16, torch.float8_e4m3fn, torch.int8]
@@ -64,8 +66,8 @@ def run(cfg: BenchConfig) -> CaseResult:
         limit = 4 / t.element_size()
         result.rows.append(
             {
-                "what": f"tensor of {_ELEMENTS:,} elements",
-                "dtype": str(dtype).removeprefix("torch."),
+                "what": Msg("label.tensor_elements", n=_ELEMENTS),
+                "dtype": dtype_name(dtype),
                 "bytes": nbytes,
                 "per_element": nbytes / _ELEMENTS,
                 "ratio": base / nbytes,
@@ -75,17 +77,17 @@ def run(cfg: BenchConfig) -> CaseResult:
         )
     for label, model, expected in _models():
         n_params = sum(p.numel() for p in model.parameters())
-        fp32 = state_dict_nbytes(model)
+        fp32 = state_dict_bytes(model)
         variants = [
             ("float32", fp32, 1.0),
-            ("float16", state_dict_nbytes(copy.deepcopy(model).half()), 2.0),
-            ("bfloat16", state_dict_nbytes(copy.deepcopy(model).bfloat16()), 2.0),
-            ("int8 dynamic (qint8 weights, float32 bias)", state_dict_nbytes(quantize(model, expected)), 4.0),
+            ("float16", state_dict_bytes(copy.deepcopy(model).half()), 2.0),
+            ("bfloat16", state_dict_bytes(copy.deepcopy(model).bfloat16()), 2.0),
+            (Msg("label.int8_dynamic_weights"), state_dict_bytes(quantize(model, expected)), 4.0),
         ]
         for name, nbytes, limit in variants:
             result.rows.append(
                 {
-                    "what": f"{label}, state_dict",
+                    "what": Msg("label.state_dict", model=label),
                     "dtype": name,
                     "bytes": nbytes,
                     "per_element": round(nbytes / n_params, 3),
@@ -94,8 +96,5 @@ def run(cfg: BenchConfig) -> CaseResult:
                     "of_limit": fp32 / nbytes / limit,
                 }
             )
-    result.notes.append(
-        "Model sizes are torch.save(state_dict) bytes, pickle overhead included; "
-        "bytes per element there = file bytes / parameter count. Sizes are exact (no timing)."
-    )
+    result.notes += [Msg("note.model_sizes"), Msg("note.sizes_exact")]
     return result

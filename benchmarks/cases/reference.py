@@ -1,6 +1,6 @@
 """reference_impl's readable implementations against PyTorch's own kernels.
 
-Each [ReferencePair][reference_impl.bench.cases.reference.ReferencePair] names a
+Each [ReferencePair][benchmarks.cases.reference.ReferencePair] names a
 reference function, the PyTorch kernel it re-implements, an input maker and a
 way to count bit-exact agreements: the two float32 roundings of
 ``reference_impl.storage`` and int8 quantization against torchao's
@@ -17,9 +17,9 @@ from typing import Callable
 
 import torch
 
-from reference_impl.bench.cases._fmt import timed_columns
-from reference_impl.bench.config import BenchConfig
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.catalog import Msg
+from benchmarks.config import BenchConfig
+from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
 
 __all__ = ["REFERENCE_PAIRS", "ReferencePair", "bit_exact_count", "float32_test_values", "normal_test_values", "run"]
 
@@ -90,7 +90,7 @@ class ReferencePair:
         agree: ``(reference_out, kernel_out) -> number of bit-exact elements``.
     """
 
-    name: str
+    name: Msg | str
     reference_name: str
     kernel_name: str
     reference: Callable[[torch.Tensor], torch.Tensor]
@@ -151,7 +151,7 @@ def _quantization_pairs() -> list[ReferencePair]:
 
     return [
         ReferencePair(
-            "quantize per tensor (int8)",
+            Msg("label.quantize_per_tensor"),
             "reference_impl.quantization.quantize_per_tensor(x, 0.05, 3, torch.int8)",
             "torchao quantize_affine(x, (x.numel(),), 0.05, 3, torch.int8, -128, 127)",
             lambda x: quantize_per_tensor(x, 0.05, 3, torch.int8),
@@ -179,10 +179,10 @@ def run(cfg: BenchConfig) -> CaseResult:
         "reference",
         "reference_impl vs PyTorch kernels",
         [
-            Column("reference", "reference_impl"),
-            Column("kernel", "PyTorch kernel"),
-            Column("agree", "bit-exact outputs (NaN = NaN)"),
-            *timed_columns("PyTorch ms", "reference ms"),
+            Column("reference", "col.reference"),
+            Column("kernel", "col.kernel"),
+            Column("agree", "col.agree"),
+            *timed_columns("col.pytorch_ms", "col.reference_ms"),
         ],
     )
     for pair in REFERENCE_PAIRS:
@@ -192,7 +192,7 @@ def run(cfg: BenchConfig) -> CaseResult:
         c = cfg.compare((pair.kernel_name, lambda pair=pair, x=x: pair.kernel(x)), {
             pair.reference_name: lambda pair=pair, x=x: pair.reference(x)
         })[pair.reference_name]
-        result.comparisons[pair.name] = c
+        result.add_comparison(pair.name, c)
         result.rows.append(
             {
                 "reference": pair.reference_name,
@@ -203,10 +203,9 @@ def run(cfg: BenchConfig) -> CaseResult:
                 **comparison_cells(c),
             }
         )
-    result.notes.append(
-        f"Rounding rows: {n:,} random float32 bit patterns (all exponents, subnormals, inf, NaN). "
-        f"Quantization rows: {n:,} normal values with standard deviation 4 (clamping and exact ties included). "
-        "The result column says how the readable reference compares with PyTorch's kernel: "
-        "it is meant to be read, not to be fast."
-    )
+    result.notes += [
+        Msg("note.rounding_rows", n=n),
+        Msg("note.quantization_rows", n=n),
+        Msg("note.reference_readable"),
+    ]
     return result

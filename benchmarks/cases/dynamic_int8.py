@@ -17,10 +17,11 @@ from typing import Callable
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import percent, timed_columns, times
-from reference_impl.bench.config import BenchConfig, expected_ao_deprecations, relative_l2, state_dict_nbytes
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.catalog import Msg
+from benchmarks.config import BenchConfig, expected_ao_deprecations, relative_l2
+from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
 from reference_impl.errors import ConfigError
+from reference_impl.quantization.compare import state_dict_bytes
 
 __all__ = ["run"]
 
@@ -47,7 +48,7 @@ class _CellLoop(nn.Module):
         return h
 
 
-def _setups(quick: bool) -> list[tuple[str, nn.Module, type, Callable[[torch.dtype], tuple]]]:
+def _setups(quick: bool) -> list[tuple[Msg, nn.Module, type, Callable[[torch.dtype], tuple]]]:
     g = torch.Generator().manual_seed(0)
 
     def inputs(*shapes):
@@ -60,16 +61,20 @@ def _setups(quick: bool) -> list[tuple[str, nn.Module, type, Callable[[torch.dty
     linear = _Wrap(nn.Linear(1024, 1024))
     lstm = _Wrap(nn.LSTM(256, 512, num_layers=2))
     cell = nn.RNNCell(256, 512)
+    lstm_name = Msg("label.lstm", d_in=256, hidden=512, layers=2)
+    cell_name = "RNNCell(256, 512)"
     return [
-        ("Linear 64x64, batch 1", small, dyn.Linear, inputs((1, 64))),
-        ("Linear 256x256, batch 1", medium, dyn.Linear, inputs((1, 256))),
-        ("Linear 1024x1024, batch 1", linear, dyn.Linear, inputs((1, 1024))),
-        ("Linear 1024x1024, batch 16", linear, dyn.Linear, inputs((16, 1024))),
-        ("Linear 1024x1024, batch 128", linear, dyn.Linear, inputs((128, 1024))),
-        ("LSTM(256, 512, 2 layers), 64 steps, batch 8", lstm, dyn.LSTM, inputs((64, 8, 256))),
-        ("RNNCell(256, 512), one step, batch 1", _Wrap(cell), dyn.RNNCell, inputs((1, 256), (1, 512))),
-        ("RNNCell(256, 512), one step, batch 32", _Wrap(cell), dyn.RNNCell, inputs((32, 256), (32, 512))),
-        ("RNNCell(256, 512), 64-step loop, batch 8", _CellLoop(cell), dyn.RNNCell, inputs((64, 8, 256), (8, 512))),
+        (Msg("label.linear_batch", n=64, batch=1), small, dyn.Linear, inputs((1, 64))),
+        (Msg("label.linear_batch", n=256, batch=1), medium, dyn.Linear, inputs((1, 256))),
+        (Msg("label.linear_batch", n=1024, batch=1), linear, dyn.Linear, inputs((1, 1024))),
+        (Msg("label.linear_batch", n=1024, batch=16), linear, dyn.Linear, inputs((16, 1024))),
+        (Msg("label.linear_batch", n=1024, batch=128), linear, dyn.Linear, inputs((128, 1024))),
+        (Msg("label.steps_batch", model=lstm_name, steps=64, batch=8), lstm, dyn.LSTM, inputs((64, 8, 256))),
+        (Msg("label.one_step_batch", model=cell_name, batch=1), _Wrap(cell), dyn.RNNCell, inputs((1, 256), (1, 512))),
+        (Msg("label.one_step_batch", model=cell_name, batch=32), _Wrap(cell), dyn.RNNCell,
+         inputs((32, 256), (32, 512))),
+        (Msg("label.loop_batch", model=cell_name, steps=64, batch=8), _CellLoop(cell), dyn.RNNCell,
+         inputs((64, 8, 256), (8, 512))),
     ]
 
 
@@ -112,18 +117,16 @@ def run(cfg: BenchConfig) -> CaseResult:
         "dynamic_int8",
         "Dynamic int8 (quantize_dynamic) vs float32",
         [
-            Column("model", "model and input"),
-            Column("module", "quantized module"),
-            *timed_columns("float32 ms", "int8 ms"),
-            Column("size_ratio", "state_dict smaller by", times),
-            Column("error_int8", "int8 error (rel. L2 vs float64)", percent),
-            Column("error_fp32", "float32 error", lambda v: f"{v:.1e}"),
+            Column("model", "col.model"),
+            Column("module", "col.module"),
+            *timed_columns("col.float32_ms", "col.int8_ms"),
+            Column("size_ratio", "col.state_dict_smaller", "times"),
+            Column("error_int8", "col.int8_error", "percent"),
+            Column("error_fp32", "col.float32_error", "sci1"),
         ],
     )
     if cfg.device != "cpu":
-        result.notes.append(
-            "Not measured on CUDA: torch.ao dynamic quantization has CPU kernels only (see the torchao case)."
-        )
+        result.notes.append(Msg("note.ao_cpu_only"))
         return result
     quantized_cache: dict[int, nn.Module] = {}
     for label, model, expected, make_inputs in _setups(cfg.quick):
@@ -145,22 +148,22 @@ def run(cfg: BenchConfig) -> CaseResult:
                 return q(*x)
 
         comparison = cfg.compare(("float32", fp32), {"int8 dynamic": int8})["int8 dynamic"]
-        result.comparisons[label] = comparison
+        result.add_comparison(label, comparison)
         result.rows.append(
             {
                 "model": label,
                 "module": f"dynamic.{expected.__name__}",
                 **comparison_cells(comparison),
-                "size_ratio": state_dict_nbytes(model) / state_dict_nbytes(q),
-                "float32_bytes": state_dict_nbytes(model),
-                "int8_bytes": state_dict_nbytes(q),
+                "size_ratio": state_dict_bytes(model) / state_dict_bytes(q),
+                "float32_bytes": state_dict_bytes(model),
+                "int8_bytes": state_dict_bytes(q),
                 "error_int8": relative_l2(out8, ref),
                 "error_fp32": relative_l2(out32, ref),
             }
         )
-    result.notes.append(
-        f"Ratios: float32 time / int8 time, median of {cfg.rounds} alternating rounds "
-        f"({cfg.threads} thread{'s' if cfg.threads > 1 else ''}); spread = largest / smallest per-round ratio. "
-        "Size: torch.save(state_dict) bytes. Errors against the same model run in float64."
-    )
+    result.notes += [
+        Msg("note.int8_ratios", rounds=cfg.rounds, threads=cfg.threads, _s="s" if cfg.threads > 1 else ""),
+        Msg("note.size_state_dict"),
+        Msg("note.errors_float64"),
+    ]
     return result

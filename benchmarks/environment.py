@@ -17,10 +17,13 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any, Mapping
 
 import torch
 
-__all__ = ["ISA_FLAGS", "collect_environment", "isa_class", "stamp_line"]
+from benchmarks.catalog import Msg, from_json, render
+
+__all__ = ["ISA_CLASSES", "ISA_FLAGS", "collect_environment", "isa_class", "stamp_line"]
 
 #: The /proc/cpuinfo flags that decide how fast 16-bit and int8 kernels can be.
 ISA_FLAGS = (
@@ -37,7 +40,9 @@ ISA_FLAGS = (
 
 #: Environment variables that make PyTorch (ATen) and oneDNN use a smaller instruction set
 #: than the CPU has, to emulate an older CPU.
-_ISA_LIMIT_VARS = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS")
+_ISA_LIMIT_VARS = (
+    "ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS", "FBGEMM_ENABLE_INSTRUCTIONS"
+)
 
 
 def _cpuinfo_field(name: str) -> str | None:
@@ -49,26 +54,45 @@ def _cpuinfo_field(name: str) -> str | None:
     return match.group(1).strip() if match else None
 
 
+#: The instruction-set classes that decide the speed of 16-bit and int8 kernels, best first,
+#: each with the ``/proc/cpuinfo`` flags that give it.
+ISA_CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("AMX", ("amx_bf16", "amx_int8", "amx_fp16")),  # matrix tiles: fast bfloat16 / int8 matmul
+    ("AVX512-FP16", ("avx512_fp16",)),  # float16 arithmetic in vectors (no conversion)
+    ("AVX512-BF16", ("avx512_bf16",)),  # bfloat16 dot products
+    ("AVX512-VNNI", ("avx512_vnni",)),  # int8 dot products into int32 (no int16 saturation)
+    ("AVX-512", ("avx512f",)),
+    ("AVX2", ("avx2",)),
+)
+
+
 def isa_class(flags: set[str] | frozenset[str]) -> str:
-    """Name the instruction-set class of a CPU from its ``/proc/cpuinfo`` flags.
+    """Name the instruction-set classes of a CPU from its ``/proc/cpuinfo`` flags.
+
+    The extensions that change the numbers are listed, best first: ``AMX``,
+    ``AVX512-FP16``, ``AVX512-BF16``, ``AVX512-VNNI``. A CPU with none of them is
+    ``AVX-512``, ``AVX2`` or ``other`` (for example an Arm CPU, or no ``/proc/cpuinfo``).
 
     Args:
         flags: The CPU flags (lower case, as in ``/proc/cpuinfo``).
 
     Returns:
-        ``"AMX"`` (AMX tiles: fast bfloat16/int8 matmul), ``"AVX-512"``, ``"AVX2"``,
-        or ``"other"`` (for example an Arm CPU, or no ``/proc/cpuinfo``).
+        The classes, comma-separated.
 
     Examples:
-        >>> isa_class({"avx2", "avx512f", "amx_bf16"}), isa_class({"avx2"}), isa_class(set())
-        ('AMX', 'AVX2', 'other')
+        >>> isa_class({"avx2", "avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_int8"})
+        'AMX, AVX512-FP16, AVX512-BF16, AVX512-VNNI'
+        >>> isa_class({"avx2", "avx512f", "avx512_vnni", "avx512_bf16"})  # AMD Zen 4
+        'AVX512-BF16, AVX512-VNNI'
+        >>> isa_class({"avx2", "avx512f"}), isa_class({"avx2"}), isa_class(set())
+        ('AVX-512', 'AVX2', 'other')
     """
-    if "amx_bf16" in flags or "amx_int8" in flags:
-        return "AMX"
-    if "avx512f" in flags:
-        return "AVX-512"
-    if "avx2" in flags:
-        return "AVX2"
+    extensions = [name for name, needs in ISA_CLASSES[:4] if flags & set(needs)]
+    if extensions:
+        return ", ".join(extensions)
+    for name, needs in ISA_CLASSES[4:]:
+        if flags & set(needs):
+            return name
     return "other"
 
 
@@ -91,23 +115,23 @@ def _torch_build() -> dict[str, str]:
     return out
 
 
-def _package_version(name: str) -> str:
+def _package_version(name: str) -> str | Msg:
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
-        return "not installed"
+        return Msg("value.not_installed")
 
 
-def _gpu_fields(device: str) -> dict[str, str]:
-    na = f"n/a ({device} run)"
+def _gpu_fields(device: str) -> dict[str, str | Msg]:
     if device != "cuda":
+        na = Msg("value.not_applicable", device=device)
         return {"gpu_name": na, "gpu_driver": na, "gpu_capability": na, "gpu_clocks": na}
     props = torch.cuda.get_device_properties(0)
-    fields = {
+    fields: dict[str, str | Msg] = {
         "gpu_name": props.name,
         "gpu_capability": f"{props.major}.{props.minor}",
-        "gpu_driver": "unknown (nvidia-smi not found)",
-        "gpu_clocks": "unknown (nvidia-smi not found)",
+        "gpu_driver": Msg("value.no_nvidia_smi"),
+        "gpu_clocks": Msg("value.no_nvidia_smi"),
     }
     smi = shutil.which("nvidia-smi")
     if smi:
@@ -118,13 +142,13 @@ def _gpu_fields(device: str) -> dict[str, str]:
             ).stdout.splitlines()[0]
             driver, sm, sm_max, mem = (p.strip() for p in line.split(","))
             fields["gpu_driver"] = driver
-            fields["gpu_clocks"] = f"SM {sm} (max {sm_max}), memory {mem}"
+            fields["gpu_clocks"] = Msg("value.gpu_clocks", sm=sm, sm_max=sm_max, memory=mem)
         except (OSError, subprocess.SubprocessError, ValueError, IndexError) as err:
-            fields["gpu_driver"] = f"unknown (nvidia-smi failed: {type(err).__name__})"
+            fields["gpu_driver"] = Msg("value.nvidia_smi_failed", error=type(err).__name__)
     return fields
 
 
-def collect_environment(*, device: str = "cpu", threads: int = 1, mode: str = "full") -> dict[str, str]:
+def collect_environment(*, device: str = "cpu", threads: int = 1, mode: str = "full") -> dict[str, str | Msg]:
     """Collect the environment stamp.
 
     Args:
@@ -133,12 +157,13 @@ def collect_environment(*, device: str = "cpu", threads: int = 1, mode: str = "f
         mode: ``"quick"`` or ``"full"``.
 
     Returns:
-        A flat dict of strings; every field is filled (GPU fields say ``n/a`` on a CPU run).
+        A flat dict of strings, and of messages where the value is words (``none``,
+        ``n/a (cpu run)``...: rendered per language); every field is filled.
 
     Examples:
         >>> env = collect_environment()
-        >>> env["threads"], env["device"], all(env.values())
-        ('1', 'cpu', True)
+        >>> env["threads"], env["device"], render(env["gpu_name"], "en")
+        ('1', 'cpu', 'n/a (cpu run)')
     """
     flags = set((_cpuinfo_field("flags") or "").split())
     present = [f for f in ISA_FLAGS if f in flags]
@@ -151,58 +176,64 @@ def collect_environment(*, device: str = "cpu", threads: int = 1, mode: str = "f
         "cpu_model": _cpuinfo_field("model name") or platform.processor() or platform.machine(),
         "logical_cpus": str(os.cpu_count()),
         "isa_class": isa_class(flags),
-        "isa_flags": ", ".join(present) if present else "none of " + ", ".join(ISA_FLAGS),
-        "isa_limit": ", ".join(f"{k}={os.environ[k]}" for k in _ISA_LIMIT_VARS if os.environ.get(k)) or "none",
+        "isa_flags": ", ".join(present) if present else Msg("value.none_of", flags=", ".join(ISA_FLAGS)),
+        "isa_limit": ", ".join(f"{k}={os.environ[k]}" for k in _ISA_LIMIT_VARS if os.environ.get(k))
+        or Msg("value.none"),
         "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "torch_version": torch.__version__,
-        "torch_cuda": torch.version.cuda or "none (CPU build)",
-        "torch_blas": build.get("blas_info", "unknown"),
-        "torch_onednn": build.get("onednn", "unknown"),
-        "torch_build_type": build.get("build_type", "unknown"),
+        "torch_cuda": torch.version.cuda or Msg("value.none_cpu_build"),
+        "torch_blas": build.get("blas_info") or Msg("value.unknown"),
+        "torch_onednn": build.get("onednn") or Msg("value.unknown"),
+        "torch_build_type": build.get("build_type") or Msg("value.unknown"),
         "torchao_version": _package_version("torchao"),
         "python": platform.python_version(),
         "os": platform.platform(),
         "threads": str(threads),
         "quantized_engine": torch.backends.quantized.engine,
-        "load_average": " / ".join(f"{x:.2f}" for x in load) + " (1/5/15 min)" if load else "unknown",
+        "load_average": Msg("value.load_average", loads=" / ".join(f"{x:.2f}" for x in load))
+        if load else Msg("value.unknown"),
     }
     env.update(_gpu_fields(device))
     return env
 
 
-def stamp_line(env: dict[str, str]) -> str:
+def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
     """The one-line italic stamp written under every results table.
 
     Args:
-        env: A dict from [collect_environment][reference_impl.bench.environment.collect_environment].
+        env: A dict from [collect_environment][benchmarks.environment.collect_environment]
+            (or its JSON form, as stored in a ``<case>.json``).
+        lang: ``"en"`` or ``"ja"``.
 
     Returns:
         A markdown line such as ``*CPU: ... · ISA: AMX · torch 2.13.0+cpu · 1 thread · ...*``.
 
     Examples:
         >>> env = {"cpu_model": "Xeon", "isa_class": "AMX", "torch_version": "2.13.0", "threads": "1",
-        ...        "date": "2026-11-21 22:00 UTC", "mode": "full", "load_average": "1.00 / 1.00 / 1.00 (1/5/15 min)",
-        ...        "device": "cpu", "gpu_name": "n/a (cpu run)"}
+        ...        "date": "2026-11-21 22:00 UTC", "mode": "full", "device": "cpu",
+        ...        "load_average": Msg("value.load_average", loads="1.00 / 1.00 / 1.00")}
         >>> stamp_line(env)
         '*CPU: Xeon · ISA: AMX · torch 2.13.0 · 1 thread · load 1.00 · 2026-11-21 22:00 UTC · full run*'
+        >>> stamp_line(env, "ja")
+        '*CPU: Xeon · ISA: AMX · torch 2.13.0 · 1 スレッド · 負荷 1.00 · 2026-11-21 22:00 UTC · フル実行*'
     """
-    threads = env["threads"]
-    isa = env["isa_class"]
-    if env.get("isa_limit", "none") != "none":
-        isa += f" limited by {env['isa_limit']}"
-    parts = [
-        f"CPU: {env['cpu_model']}",
-        f"ISA: {isa}",
-    ]
+    threads = str(env["threads"])
+    isa: Any = env["isa_class"]
+    limit = from_json(env.get("isa_limit"))
+    if isinstance(limit, str):  # a message means "none"
+        isa = Msg("stamp.isa_limited", isa=isa, limit=limit)
+    load = from_json(env["load_average"])
+    loads = load.args["loads"] if isinstance(load, Msg) and "loads" in load.args else render(load, lang)
+    parts: list[Any] = [f"CPU: {env['cpu_model']}", f"ISA: {render(isa, lang)}"]
     if env.get("device") == "cuda":
-        parts.append(f"GPU: {env['gpu_name']}")
+        parts.append(f"GPU: {render(env['gpu_name'], lang)}")
     parts += [
         f"torch {env['torch_version']}",
-        f"{threads} thread" + ("" if threads == "1" else "s"),
-        f"load {env['load_average'].split(' / ')[0]}",
+        Msg("stamp.threads", threads=threads, _s="" if threads == "1" else "s"),
+        Msg("stamp.load", load=loads.split(" / ")[0]),
         env["date"],
-        f"{env['mode']} run",
+        Msg(f"stamp.{env['mode']}"),
     ]
-    text = " · ".join(parts)
+    text = " · ".join(render(part, lang) for part in parts)
     text = text.replace("*", "\\*").replace("_", "\\_").replace("|", "/")
     return f"*{text}*"

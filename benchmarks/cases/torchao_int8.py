@@ -19,9 +19,10 @@ import warnings
 import torch
 from torch import nn
 
-from reference_impl.bench.cases._fmt import percent, timed_columns, times
-from reference_impl.bench.config import BenchConfig, relative_l2, state_dict_nbytes
-from reference_impl.bench.results import CaseResult, Column, comparison_cells
+from benchmarks.catalog import Msg
+from benchmarks.config import BenchConfig, relative_l2
+from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
+from reference_impl.quantization.compare import state_dict_bytes
 
 __all__ = ["run"]
 
@@ -45,18 +46,18 @@ def run(cfg: BenchConfig) -> CaseResult:
         "torchao",
         f"torchao int8 vs float32, 2x Linear({features}, {features}), batch {batch}",
         [
-            Column("config", "torchao config"),
-            Column("mode", "mode"),
-            Column("weight", "weight type"),
-            *timed_columns("float32 ms", "int8 ms"),
-            Column("size_ratio", "state_dict smaller by", times),
-            Column("error", "error (rel. L2 vs float64)", percent),
+            Column("config", "col.torchao_config"),
+            Column("mode", "col.mode"),
+            Column("weight", "col.weight_type"),
+            *timed_columns("col.float32_ms", "col.int8_ms"),
+            Column("size_ratio", "col.state_dict_smaller", "times"),
+            Column("error", "col.error", "percent"),
         ],
     )
     try:
         from torchao.quantization import Int8DynamicActivationInt8WeightConfig, Int8WeightOnlyConfig, quantize_
     except ImportError as err:
-        result.notes.append(f"Not measured: torchao is not installed ({type(err).__name__}: {err}).")
+        result.notes.append(Msg("note.torchao_missing", error=f"{type(err).__name__}: {err}"))
         return result
     model = _model(features).to(cfg.device)
     x = torch.randn(batch, features, generator=torch.Generator().manual_seed(1)).to(cfg.device)
@@ -103,7 +104,7 @@ def run(cfg: BenchConfig) -> CaseResult:
         comparisons = cfg.compare(("float32 " + mode, fp32), variants)
         for name, c in comparisons.items():
             label = f"{name} ({mode})"
-            result.comparisons[label] = c
+            result.add_comparison(label, c)
             q, weight_type = quantized[name]
             result.rows.append(
                 {
@@ -111,14 +112,11 @@ def run(cfg: BenchConfig) -> CaseResult:
                     "mode": mode,
                     "weight": weight_type,
                     **comparison_cells(c),
-                    "size_ratio": state_dict_nbytes(model) / state_dict_nbytes(q),
+                    "size_ratio": state_dict_bytes(model) / state_dict_bytes(q),
                     "error": relative_l2(variants[name](), ref),
                 }
             )
-    result.notes.append(
-        "Each mode compares against float32 in the same mode (compiled int8 vs compiled float32). "
-        f"Median of {cfg.rounds} alternating rounds."
-    )
+    result.notes += [Msg("note.same_mode"), Msg("note.median_rounds", rounds=cfg.rounds)]
     if not cfg.compile:
-        result.notes.append("Quick run: torch.compile variants not measured (compiling takes minutes on a small CPU).")
+        result.notes.append(Msg("note.quick_no_compile"))
     return result

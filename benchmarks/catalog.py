@@ -1,0 +1,472 @@
+"""Every piece of text in the benchmark tables, each defined once in English and Japanese.
+
+A case never writes English prose into a table. It stores *data*: numbers, names, and
+[Msg][benchmarks.catalog.Msg] references (a key of `CATALOG` plus its arguments). The
+tables are then rendered once per language from that data (``<case>.md`` in English,
+``<case>.ja.md`` in Japanese), so a table can never be half translated.
+
+Each [Text][benchmarks.catalog.Text] is checked when this module is imported: both texts
+present, the same placeholders in both, and no English word left in the Japanese text.
+A missing or broken entry therefore fails the first unit test that imports the benchmark,
+never a measurement on a GPU.
+
+Placeholders are ``str.format`` fields (``{ratio:.2f}``). A field whose name starts with
+``_`` is English grammar only (``{_s}`` for a plural ``s``) and may be left out of the
+Japanese text.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from reference_impl.errors import ConfigError
+
+__all__ = ["ALLOWED_WORDS", "CATALOG", "LANGS", "Msg", "Text", "english", "english_words", "from_json", "render", "to_json"]
+
+#: The languages every text exists in.
+LANGS = ("en", "ja")
+
+#: Plain words that are names, not English prose: they may appear in Japanese text.
+ALLOWED_WORDS = frozenset(
+    {"dtype", "torch", "torchao", "autocast", "eager", "cpu", "cuda", "mkl", "openblas", "Linear",
+     "Python", "Release", "Debug", "Intel", "Xeon", "Processor", "inf", "nan", "pickle", "tf", "onnxruntime",
+     "logits", "high", "highest", "True", "nvidia-smi"}
+)
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
+
+
+def english_words(text: str) -> list[str]:
+    """The English words in ``text`` (identifiers and the names in `ALLOWED_WORDS` do not count).
+
+    A word is a run of three or more ASCII letters that is not an identifier; identifiers have a
+    digit, ``_`` or ``.`` in them, or a capital letter after the first character (``float32``,
+    ``state_dict``, ``torch.compile``, ``GradScaler``, ``LSTM``).
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The word-bearing tokens, in order.
+
+    Examples:
+        >>> english_words("3.20x faster")
+        ['faster']
+        >>> english_words("dynamic.RNNCell · float32 · LSTM(256, 512) · Linear 1024x1024 · 2.00 倍速い")
+        []
+    """
+    words = []
+    for token in _TOKEN.findall(text):
+        identifier = re.search(r"[\d_.]", token) or any(c.isupper() for c in token[1:])
+        if not identifier and sum(c.isalpha() for c in token) >= 3 and token not in ALLOWED_WORDS:
+            words.append(token)
+    return words
+
+
+def _fields(template: str) -> set[str]:
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@dataclass(frozen=True)
+class Text:
+    """One label, column header, note sentence or cell phrase, in both languages.
+
+    Attributes:
+        en: The English text (a ``str.format`` template).
+        ja: The Japanese text, with the same placeholders (``_``-prefixed ones may be left out).
+
+    Raises:
+        ConfigError: A text is empty, the placeholders differ, or the Japanese text still has an
+            English word (see `english_words`).
+
+    Examples:
+        >>> Text("{n} steps", "{n} ステップ").ja
+        '{n} ステップ'
+        >>> Text("{n} steps", "")
+        Traceback (most recent call last):
+        ...
+        reference_impl.errors.ConfigError: catalog text '{n} steps' has no Japanese text; write both texts
+    """
+
+    en: str
+    ja: str
+
+    def __post_init__(self) -> None:
+        if not self.en.strip():
+            raise ConfigError(f"catalog text {self.ja!r} has no English text; write both texts")
+        if not self.ja.strip():
+            raise ConfigError(f"catalog text {self.en!r} has no Japanese text; write both texts")
+        en_fields, ja_fields = _fields(self.en), _fields(self.ja)
+        if {f for f in en_fields if not f.startswith("_")} != ja_fields:
+            raise ConfigError(
+                f"catalog text {self.en!r}: placeholders {sorted(en_fields)} in English but {sorted(ja_fields)} "
+                f"in Japanese ({self.ja!r}); use the same names"
+            )
+        literal = "".join(part for part, *_ in string.Formatter().parse(self.ja))
+        leftover = english_words(literal)
+        if leftover:
+            raise ConfigError(
+                f"catalog text {self.en!r}: the Japanese text {self.ja!r} still has English words {leftover}; "
+                "translate them (or add a name to ALLOWED_WORDS)"
+            )
+
+    def text(self, lang: str) -> str:
+        """The template in ``lang`` (``"en"`` or ``"ja"``)."""
+        if lang not in LANGS:
+            raise ConfigError(f"unknown language {lang!r}; choose from {LANGS}")
+        return self.en if lang == "en" else self.ja
+
+
+def _same(text: str) -> Text:
+    """A text that reads the same in both languages (names, units, identifiers)."""
+    return Text(text, text)
+
+
+_VERDICTS = {
+    "verdict.faster": Text("{ratio:.2f}x faster", "{ratio:.2f} 倍速い"),
+    "verdict.slower": Text("{ratio:.2f}x slower", "{ratio:.2f} 倍遅い"),
+    "verdict.unclear": Text("no clear difference ({ratio:.2f}x)", "明確な差なし ({ratio:.2f} 倍)"),
+    "verdict.one_measurement": Text("{ratio:.0f}x slower (one measurement)", "{ratio:.0f} 倍遅い (1 回だけの測定)"),
+    "verdict.baseline": Text("baseline", "基準"),
+    "spread.too_noisy": Text("{spread:.2f} (too noisy to publish)", "{spread:.2f} (ばらつきが大きすぎて公表不可)"),
+    "spread.single_pass": Text("single pass, no rounds", "1 回だけ (ラウンドなし)"),
+}
+
+_COLUMNS = {
+    "col.dtype": _same("dtype"),
+    "col.tflops": _same("TFLOP/s"),
+    "col.float32_ms": _same("float32 ms"),
+    "col.dtype_ms": _same("dtype ms"),
+    "col.int8_ms": _same("int8 ms"),
+    "col.pytorch_ms": _same("PyTorch ms"),
+    "col.reference_ms": Text("reference ms", "参照実装 ms"),
+    "col.baseline_ms": Text("baseline ms", "基準 ms"),
+    "col.variant_ms": Text("variant ms", "比べる版 ms"),
+    "col.direct_ms": Text("direct ms", "直接 ms"),
+    "col.profiled_ms": Text("profiled ms", "プロファイラ下 ms"),
+    "col.verdict": Text("result (median of rounds)", "結果 (ラウンドの中央値)"),
+    "col.spread": Text("spread (max/min)", "ばらつき (最大/最小)"),
+    "col.error": Text("error (rel. L2 vs float64)", "誤差 (float64 に対する相対 L2)"),
+    "col.int8_error": Text("int8 error (rel. L2 vs float64)", "int8 の誤差 (float64 に対する相対 L2)"),
+    "col.float32_error": Text("float32 error", "float32 の誤差"),
+    "col.variant": Text("variant", "比べる版"),
+    "col.logits": Text("logits dtype", "logits の dtype"),
+    "col.compared_with": Text("compared with", "比較対象"),
+    "col.loss_diff": Text("loss after steps, diff vs baseline", "数ステップ後の損失 (基準との差)"),
+    "col.peak_mib": Text("step peak MiB (CUDA)", "1 ステップのピークメモリ MiB (CUDA)"),
+    "col.model": Text("model and input", "モデルと入力"),
+    "col.module": Text("quantized module", "量子化後のモジュール"),
+    "col.state_dict_smaller": Text("state_dict smaller by", "state_dict の縮小率"),
+    "col.weights_smaller": Text("weights smaller by", "重みの縮小率"),
+    "col.batch": Text("batch", "バッチ"),
+    "col.what_timed": Text("what was timed", "測ったもの"),
+    "col.reference": _same("reference_impl"),
+    "col.kernel": Text("PyTorch kernel", "PyTorch のカーネル"),
+    "col.agree": Text("bit-exact outputs (NaN = NaN)", "ビット単位で一致した出力 (NaN = NaN とみなす)"),
+    "col.what": Text("what", "対象"),
+    "col.bytes": Text("bytes", "バイト数"),
+    "col.per_element": Text("bytes per element", "1 要素あたりのバイト数"),
+    "col.smaller_than_float32": Text("smaller than float32 by", "float32 に対する縮小率"),
+    "col.limit": Text("limit", "上限"),
+    "col.share_of_limit": Text("share of the limit", "上限に対する割合"),
+    "col.torchao_config": Text("torchao config", "torchao の設定"),
+    "col.mode": Text("mode", "モード"),
+    "col.weight_type": Text("weight type", "重みの型"),
+    "col.field": Text("field", "項目"),
+    "col.value": Text("value", "値"),
+}
+
+_LABELS = {
+    "label.tensor_elements": Text("tensor of {n:,} elements", "要素数 {n:,} のテンソル"),
+    "label.state_dict": Text("{model}, state_dict", "{model} の state_dict"),
+    "label.lstm": Text("LSTM({d_in}, {hidden}, {layers} layers)", "LSTM({d_in}, {hidden}, {layers} 層)"),
+    "label.linear_batch": Text("Linear {n}x{n}, batch {batch}", "Linear {n}x{n}、バッチ {batch}"),
+    "label.steps_batch": Text("{model}, {steps} steps, batch {batch}", "{model}、{steps} ステップ、バッチ {batch}"),
+    "label.one_step_batch": Text("{model}, one step, batch {batch}", "{model}、1 ステップ、バッチ {batch}"),
+    "label.loop_batch": Text(
+        "{model}, {steps}-step loop, batch {batch}", "{model}、{steps} ステップのループ、バッチ {batch}"
+    ),
+    "label.int8_dynamic_weights": Text(
+        "int8 dynamic (qint8 weights, float32 bias)", "int8 動的量子化 (重みは qint8、バイアスは float32)"
+    ),
+    "label.autocast": _same("autocast {dtype}"),
+    "label.autocast_scaler": _same("autocast {dtype} + GradScaler"),
+    "label.autocast_no_scaler": Text("autocast {dtype}, no scaler", "autocast {dtype}、スケーラーなし"),
+    "label.scaler_overhead": Text("{variant} (scaler overhead)", "{variant} (スケーラーのオーバーヘッド)"),
+    "label.batch": Text("batch {batch}", "バッチ {batch}"),
+    "label.quantize_per_tensor": Text("quantize per tensor (int8)", "テンソル単位の量子化 (int8)"),
+    "label.profiled_loop": Text(
+        "{batches} batches of {batch} through a {mlp} MLP, profiler warmed up",
+        "{mlp} の MLP に {batch} 件のバッチを {batches} 回通す (プロファイラはウォームアップ済み)",
+    ),
+    "label.first_profiled_pass": Text(
+        "the same, first profiled pass in a fresh process (a single-pass benchmark)",
+        "同上、新しいプロセスで最初にプロファイルした 1 回 (1 回だけの計測)",
+    ),
+    "label.under_profiler": Text("under the profiler", "プロファイラ下"),
+}
+
+_NOTES = {
+    "note.too_noisy": Text(
+        "Too noisy to publish (per-round ratios differ by more than the limit): {labels}. Re-run on a quieter machine.",
+        "ばらつきが大きすぎて公表できない行 (ラウンドごとの比の差が上限を超えています): {labels}。"
+        "空いているマシンで測り直してください。",
+    ),
+    "note.amp_step": Text(
+        "Step = zero_grad, forward, cross-entropy, backward, SGD step; MLP {mlp}, batch {batch}.",
+        "1 ステップは zero_grad、順伝播、交差エントロピー、逆伝播、SGD の更新です。MLP は {mlp}、バッチは {batch} です。",
+    ),
+    "note.loss_after_steps": Text(
+        "Loss difference after {steps} steps from the same initial weights.",
+        "損失の差は、同じ初期重みから {steps} ステップ進めた後の値です。",
+    ),
+    "note.median_rounds": Text("Median of {rounds} alternating rounds.", "交互に実行した {rounds} ラウンドの中央値です。"),
+    "note.cpu_bfloat16_no_scaling": Text(
+        "On CPU, bfloat16 needs no loss scaling; the GradScaler row only measures what the scaler costs.",
+        "CPU の bfloat16 には損失スケーリングが要らないので、GradScaler の行はスケーラーのコストだけを測っています。",
+    ),
+    "note.peak_cuda_only": Text(
+        "Peak memory is measured on CUDA only (PyTorch keeps no allocator statistics for CPU).",
+        "ピークメモリは CUDA でだけ測ります (PyTorch は CPU のアロケータ統計を持たないため)。",
+    ),
+    "note.step_peak": Text(
+        "float32 step peak: {peak:.0f} MiB. Step peak = torch.cuda.max_memory_allocated during one step minus the "
+        "memory allocated before it (activations, gradients, autocast's weight copies).",
+        "float32 の 1 ステップのピーク: {peak:.0f} MiB。ステップのピーク = 1 ステップ中の torch.cuda.max_memory_allocated "
+        "から、その直前に確保済みだったメモリを引いた値です (活性、勾配、autocast による重みのコピー)。",
+    ),
+    "note.int8_ratios": Text(
+        "Ratios: float32 time / int8 time, median of {rounds} alternating rounds ({threads} thread{_s}); "
+        "spread = largest / smallest per-round ratio.",
+        "比は float32 の時間 / int8 の時間で、交互に実行した {rounds} ラウンドの中央値です ({threads} スレッド)。"
+        "ばらつきはラウンドごとの比の最大 / 最小です。",
+    ),
+    "note.size_state_dict": Text("Size: torch.save(state_dict) bytes.", "サイズは torch.save(state_dict) のバイト数です。"),
+    "note.errors_float64": Text(
+        "Errors against the same model run in float64.", "誤差は同じモデルを float64 で実行した結果と比べたものです。"
+    ),
+    "note.ao_cpu_only": Text(
+        "Not measured on CUDA: torch.ao dynamic quantization has CPU kernels only (see the torchao case).",
+        "CUDA では測っていません。torch.ao の動的量子化には CPU のカーネルしかありません (torchao のケースを参照)。",
+    ),
+    "note.matmul_rounds": Text(
+        "All dtypes alternated in the same {rounds} rounds; ratio = float32 time / dtype time.",
+        "すべての dtype を同じ {rounds} ラウンドの中で交互に実行しました。比は float32 の時間 / その dtype の時間です。",
+    ),
+    "note.tflops": Text("TFLOP/s = 2n^3 / median time (n = {n}).", "TFLOP/s = 2n^3 / 時間の中央値 (n = {n}) です。"),
+    "note.tf32": Text(
+        "float32 ran with TF32 off (set_float32_matmul_precision('highest')); tf32 with 'high'.",
+        "float32 は TF32 を無効にして (set_float32_matmul_precision('highest'))、tf32 は 'high' で実行しました。",
+    ),
+    "note.no_fresh_pass": Text(
+        "The first profiled pass in a fresh process could not be measured here.",
+        "新しいプロセスで最初にプロファイルする 1 回は、ここでは測れませんでした。",
+    ),
+    "note.profiler_measures_profiler": Text(
+        "The profiled time includes recording every operator (record_shapes=True) and the profiler's "
+        "post-processing on exit; it measures the profiler, not the model.",
+        "プロファイラ下の時間には、すべての演算子の記録 (record_shapes=True) と、終了時のプロファイラの後処理が"
+        "含まれます。測っているのはモデルではなくプロファイラです。",
+    ),
+    "note.profiler_first_pass": Text(
+        "The first profiled pass of a process also pays the profiler's start-up, which a single-pass benchmark "
+        "includes (measured in a new Python process, after one unprofiled warm-up pass).",
+        "プロセスで最初にプロファイルする 1 回はプロファイラの起動コストも払い、1 回だけの計測には"
+        "これが含まれます (新しい Python プロセスで、プロファイルなしのウォームアップを 1 回行った後に測定)。",
+    ),
+    "note.rounding_rows": Text(
+        "Rounding rows: {n:,} random float32 bit patterns (all exponents, subnormals, inf, NaN).",
+        "丸めの行: ランダムな float32 のビットパターン {n:,} 個 (すべての指数、非正規化数、inf、NaN を含む) です。",
+    ),
+    "note.quantization_rows": Text(
+        "Quantization rows: {n:,} normal values with standard deviation 4 (clamping and exact ties included).",
+        "量子化の行: 標準偏差 4 の正規分布の値 {n:,} 個 (クランプされる値とちょうど中間の値を含む) です。",
+    ),
+    "note.reference_readable": Text(
+        "The result column says how the readable reference compares with PyTorch's kernel: "
+        "it is meant to be read, not to be fast.",
+        "結果の列は、読みやすく書いた参照実装が PyTorch のカーネルと比べてどうかを示します。"
+        "参照実装は読むためのもので、速さは目的ではありません。",
+    ),
+    "note.model_sizes": Text(
+        "Model sizes are torch.save(state_dict) bytes, pickle overhead included; "
+        "bytes per element there = file bytes / parameter count.",
+        "モデルのサイズは torch.save(state_dict) のバイト数で、pickle のオーバーヘッドを含みます。"
+        "モデルの行の 1 要素あたりのバイト数は、ファイルのバイト数 / パラメータ数です。",
+    ),
+    "note.sizes_exact": Text("Sizes are exact (no timing).", "サイズは正確な値です (時間の計測ではありません)。"),
+    "note.same_mode": Text(
+        "Each mode compares against float32 in the same mode (compiled int8 vs compiled float32).",
+        "どのモードも同じモードの float32 と比べています (コンパイルした int8 とコンパイルした float32)。",
+    ),
+    "note.onnxruntime_missing": Text(
+        "Not measured: onnxruntime is not installed ({error}).",
+        "測っていません。onnxruntime がインストールされていません ({error})。",
+    ),
+    "note.onnxruntime_cpu_only": Text(
+        "Not measured: this case runs onnxruntime's CPU execution provider only.",
+        "測っていません。このケースは onnxruntime の CPU 実行プロバイダーでだけ実行します。",
+    ),
+    "note.onnxruntime_method": Text(
+        "Both models run in onnxruntime {version} (CPU execution provider, {threads} intra-op thread{_s}); "
+        "ratio = float32 time / int8 time, median of {rounds} alternating rounds. "
+        "Weights: bytes of the ONNX initializers.",
+        "どちらのモデルも onnxruntime {version} で実行しました (CPU 実行プロバイダー、演算内スレッド {threads})。"
+        "比は float32 の時間 / int8 の時間で、交互に実行した {rounds} ラウンドの中央値です。"
+        "重みは ONNX の初期化子のバイト数です。",
+    ),
+    "note.torchao_missing": Text(
+        "Not measured: torchao is not installed ({error}).",
+        "測っていません。torchao がインストールされていません ({error})。",
+    ),
+    "note.quick_no_compile": Text(
+        "Quick run: torch.compile variants not measured (compiling takes minutes on a small CPU).",
+        "クイック実行なので torch.compile の版は測っていません (小さな CPU ではコンパイルに数分かかります)。",
+    ),
+}
+
+_ENVIRONMENT = {
+    "env.date": Text("date", "日時"),
+    "env.mode": Text("mode", "モード"),
+    "env.device": Text("device", "デバイス"),
+    "env.cpu_model": Text("CPU model", "CPU モデル"),
+    "env.logical_cpus": Text("logical CPUs", "論理 CPU 数"),
+    "env.isa_class": Text("ISA class", "ISA 区分"),
+    "env.isa_flags": Text("ISA flags present", "CPU にある ISA フラグ"),
+    "env.isa_limit": Text("instruction set limited by", "命令セットの制限"),
+    "env.torch_cpu_capability": Text("kernels PyTorch dispatches to", "PyTorch が使うカーネル"),
+    "env.torch_version": _same("torch"),
+    "env.torch_cuda": _same("torch CUDA"),
+    "env.torch_blas": _same("BLAS"),
+    "env.torch_onednn": _same("oneDNN"),
+    "env.torch_build_type": Text("build type", "ビルド種別"),
+    "env.torchao_version": _same("torchao"),
+    "env.python": _same("Python"),
+    "env.os": _same("OS"),
+    "env.threads": Text("threads while measuring", "計測時のスレッド数"),
+    "env.quantized_engine": Text("quantized engine", "量子化エンジン"),
+    "env.load_average": Text("load average at start", "開始時のロードアベレージ"),
+    "env.gpu_name": _same("GPU"),
+    "env.gpu_capability": Text("GPU compute capability", "GPU の計算能力"),
+    "env.gpu_driver": Text("GPU driver", "GPU ドライバ"),
+    "env.gpu_clocks": Text("GPU clocks", "GPU クロック"),
+    # values
+    "value.full": Text("full", "フル"),
+    "value.quick": Text("quick", "クイック"),
+    "value.none": Text("none", "なし"),
+    "value.none_cpu_build": Text("none (CPU build)", "なし (CPU ビルド)"),
+    "value.none_of": Text("none of {flags}", "{flags} のいずれもなし"),
+    "value.unknown": Text("unknown", "不明"),
+    "value.not_installed": Text("not installed", "未インストール"),
+    "value.no_nvidia_smi": Text("unknown (nvidia-smi not found)", "不明 (nvidia-smi が見つからない)"),
+    "value.nvidia_smi_failed": Text("unknown (nvidia-smi failed: {error})", "不明 (nvidia-smi が失敗: {error})"),
+    "value.not_applicable": Text("n/a ({device} run)", "該当なし ({device} での実行)"),
+    "value.gpu_clocks": Text("SM {sm} (max {sm_max}), memory {memory}", "SM {sm} (最大 {sm_max})、メモリ {memory}"),
+    "value.load_average": Text("{loads} (1/5/15 min)", "{loads} (1/5/15 分)"),
+    # the stamp line under every table
+    "stamp.isa_limited": Text("{isa} limited by {limit}", "{isa} ({limit} で制限)"),
+    "stamp.threads": Text("{threads} thread{_s}", "{threads} スレッド"),
+    "stamp.load": Text("load {load}", "負荷 {load}"),
+    "stamp.full": Text("full run", "フル実行"),
+    "stamp.quick": Text("quick run", "クイック実行"),
+}
+
+#: Every text of the benchmark tables, by key.
+CATALOG: Mapping[str, Text] = {**_VERDICTS, **_COLUMNS, **_LABELS, **_NOTES, **_ENVIRONMENT}
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A reference to a catalog text with its arguments: what a table cell or note stores.
+
+    Arguments may be numbers, strings or other messages (rendered in the same language).
+
+    Attributes:
+        key: A key of `CATALOG`.
+        args: The template's arguments.
+
+    Raises:
+        ConfigError: An unknown key, or arguments that do not match the template's placeholders.
+
+    Examples:
+        >>> m = Msg("verdict.faster", ratio=3.0)
+        >>> m.render("en"), m.render("ja")
+        ('3.00x faster', '3.00 倍速い')
+        >>> Msg("verdict.fastr", ratio=3.0)
+        Traceback (most recent call last):
+        ...
+        reference_impl.errors.ConfigError: no catalog text 'verdict.fastr'; add it to benchmarks/catalog.py (English and Japanese)
+    """
+
+    key: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, key: str, **args: Any) -> None:
+        if key not in CATALOG:
+            raise ConfigError(f"no catalog text {key!r}; add it to benchmarks/catalog.py (English and Japanese)")
+        expected = _fields(CATALOG[key].en)
+        if set(args) != expected:
+            raise ConfigError(f"catalog text {key!r} takes {sorted(expected)}, got {sorted(args)}")
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "args", dict(args))
+
+    def __hash__(self) -> int:
+        return hash((self.key, tuple(sorted((k, repr(v)) for k, v in self.args.items()))))
+
+    def render(self, lang: str) -> str:
+        """The text in ``lang``, arguments filled in (messages among them rendered in ``lang`` too)."""
+        args = {name: render(value, lang) if isinstance(value, (Msg, list)) else value
+                for name, value in self.args.items()}
+        return CATALOG[self.key].text(lang).format(**args)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"msg": key, "args": {...}}`` (nested messages likewise)."""
+        return {"msg": self.key, "args": {k: to_json(v) for k, v in self.args.items()}}
+
+
+def to_json(value: Any) -> Any:
+    """The JSON form of a message, a list of them, or a plain value (kept as it is)."""
+    if isinstance(value, Msg):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    return value
+
+
+def from_json(value: Any) -> Any:
+    """Turn the JSON form of a message back into a [Msg][benchmarks.catalog.Msg]; anything else as it is.
+
+    Examples:
+        >>> from_json({"msg": "label.batch", "args": {"batch": 1}}).render("ja")
+        'バッチ 1'
+        >>> from_json(3.5)
+        3.5
+    """
+    if isinstance(value, dict) and set(value) == {"msg", "args"}:
+        return Msg(value["msg"], **{k: from_json(v) for k, v in value["args"].items()})
+    if isinstance(value, list):
+        return [from_json(v) for v in value]
+    return value
+
+
+def render(value: Any, lang: str) -> str:
+    """A message in ``lang``; a list of values joined with ``"; "``; any other value as ``str``.
+
+    Examples:
+        >>> render(Msg("label.batch", batch=64), "en"), render("float32", "ja")
+        ('batch 64', 'float32')
+        >>> render([Msg("label.batch", batch=1), "float16"], "ja")
+        'バッチ 1; float16'
+    """
+    value = from_json(value)
+    if isinstance(value, list):
+        return "; ".join(render(v, lang) for v in value)
+    return value.render(lang) if isinstance(value, Msg) else str(value)
+
+
+def english(value: Any) -> str:
+    """``render(value, "en")``: the English text of a message (for logs, JSON keys and tests)."""
+    return render(value, "en")
