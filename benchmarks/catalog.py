@@ -271,6 +271,12 @@ _NOTES = {
         "どの dtype も {warmup} 回のウォームアップの後に {iters} 回実行しました。TFLOP/s = 2n^3 / CUDA イベント間の 1 回あたりの時間で、"
         "前後で同期した perf_counter のループと照合しています (イベント / ループが 1.00x に近いこと)。",
     ),
+    "note.transformer_step": Text(
+        "Step = zero_grad, forward, cross-entropy, backward, AdamW step of one TransformerEncoderLayer "
+        "(d_model {d_model}, {heads} heads, feed-forward {ff}) with a {classes}-class head; batch {batch} x {seq} tokens.",
+        "1 ステップは TransformerEncoderLayer 1 層 (d_model {d_model}、ヘッド {heads}、フィードフォワード {ff}) と "
+        "{classes} クラスの出力層の zero_grad、順伝播、交差エントロピー、逆伝播、AdamW の更新です。バッチは {batch} x {seq} トークンです。",
+    ),
     "note.float8_scaled": Text(
         "float8_e4m3fn: torch._scaled_mm with one scale per tensor (amax / 448), output in bfloat16.",
         "float8_e4m3fn は、テンソルごとに 1 つのスケール (amax / 448) を使う torch._scaled_mm で計算し、出力は bfloat16 です。",

@@ -51,3 +51,30 @@ def test_gpu_matmul_case_on_a_gpu():
     for (n, dtype), r in rows.items():
         assert 0.5 < r["agreement"] < 2.0, r  # CUDA events and the synchronized loop agree
         assert r["error"] < {"float32": 1e-5, "tf32": 5e-3, "float16": 5e-3, "bfloat16": 2e-2}.get(dtype, 0.06), r
+
+
+def test_transformer_step_variants_on_cpu():
+    from benchmarks.cases.gpu_transformer_step import VARIANTS, make_block, make_step
+
+    block = make_block(32, 4, 64, 5)
+    x, y = torch.randn(2, 6, 32), torch.randint(0, 5, (2, 6))
+    losses = {}
+    for name in ("float32", "tf32", "autocast bfloat16"):  # float16 + GradScaler is a GPU recipe
+        step, seen = make_step(block, x, y, name)
+        losses[name] = [float(step()) for _ in range(3)]
+        assert seen["logits"] == (VARIANTS[name][0] or torch.float32), name
+    assert losses["float32"] == losses["tf32"]  # TF32 changes nothing on a CPU
+    assert losses["float32"][-1] < losses["float32"][0]  # the step trains
+    assert abs(losses["autocast bfloat16"][-1] - losses["float32"][-1]) < 0.05
+    assert torch.equal(block[1].weight, make_block(32, 4, 64, 5)[1].weight)  # the steps trained copies
+
+
+@pytest.mark.cuda
+def test_gpu_transformer_step_case_on_a_gpu():
+    from benchmarks.cases.gpu_transformer_step import run
+
+    result = run(BenchConfig.make(device="cuda", quick=True))
+    rows = {r["variant"]: r for r in result.rows}
+    assert set(rows) == {"tf32", "autocast float16 + GradScaler", "autocast bfloat16"}
+    assert rows["autocast float16 + GradScaler"]["logits"] == "float16"
+    assert all(r["peak_mib"] > 0 and r["loss_diff"] < 0.05 for r in rows.values()), rows

@@ -31,6 +31,7 @@ CASES: dict[str, str] = {
 #: Cases that only mean something on a GPU: run by default with ``--device cuda`` only.
 GPU_CASES: dict[str, str] = {
     "gpu_matmul": "gpu_matmul",
+    "gpu_transformer_step": "gpu_transformer_step",
 }
 
 #: Every case the command knows.
