@@ -13,7 +13,12 @@ for these cases:
 - ``torchao``: torchao int8 dynamic and weight-only configs, eager and compiled;
 - ``amp_step``: a training step in float32 vs autocast, and the GradScaler's cost;
 - ``reference``: reference_impl's readable code vs PyTorch's kernels;
-- ``profiler_overhead``: a model timed directly vs inside ``torch.profiler``.
+- ``profiler_overhead``: a model timed directly vs inside ``torch.profiler``;
+- ``onnx_runtime``: onnxruntime float32 vs its dynamic int8 model;
+- ``gpu_matmul`` (``--device cuda`` only): float32, TF32, float16, bfloat16 and float8 (``torch._scaled_mm``)
+  matmul at a few sizes, CUDA events cross-checked against a synchronized loop;
+- ``gpu_transformer_step`` (``--device cuda`` only): a transformer block's training step in float32,
+  TF32, float16 + GradScaler and bfloat16, with peak memory.
 
 The method (module `timing`): one process, warm-up, one
 thread, the two variants alternated round by round, the median of the per-round

@@ -33,7 +33,7 @@ LANGS = ("en", "ja")
 ALLOWED_WORDS = frozenset(
     {"dtype", "torch", "torchao", "autocast", "eager", "cpu", "cuda", "mkl", "openblas", "Linear",
      "Python", "Release", "Debug", "Intel", "Xeon", "Processor", "inf", "nan", "pickle", "tf", "onnxruntime",
-     "logits", "high", "highest", "True", "nvidia-smi"}
+     "logits", "high", "highest", "True", "nvidia-smi", "amax"}
 )
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
@@ -175,6 +175,10 @@ _COLUMNS = {
     "col.torchao_config": Text("torchao config", "torchao の設定"),
     "col.mode": Text("mode", "モード"),
     "col.weight_type": Text("weight type", "重みの型"),
+    "col.size": Text("size n (n x n @ n x n)", "サイズ n (n x n @ n x n)"),
+    "col.events_ms": Text("CUDA events ms", "CUDA イベント ms"),
+    "col.loop_ms": Text("timed loop ms", "ループで計測 ms"),
+    "col.timers_agree": Text("events / loop", "イベント / ループ"),
     "col.field": Text("field", "項目"),
     "col.value": Text("value", "値"),
 }
@@ -260,6 +264,26 @@ _NOTES = {
     "note.tf32": Text(
         "float32 ran with TF32 off (set_float32_matmul_precision('highest')); tf32 with 'high'.",
         "float32 は TF32 を無効にして (set_float32_matmul_precision('highest'))、tf32 は 'high' で実行しました。",
+    ),
+    "note.gpu_matmul_timing": Text(
+        "Each dtype ran {iters} times after {warmup} warm-up calls; TFLOP/s = 2n^3 / time per call between CUDA "
+        "events, cross-checked against a synchronized perf_counter loop (events / loop near 1.00x).",
+        "どの dtype も {warmup} 回のウォームアップの後に {iters} 回実行しました。TFLOP/s = 2n^3 / CUDA イベント間の 1 回あたりの時間で、"
+        "前後で同期した perf_counter のループと照合しています (イベント / ループが 1.00x に近いこと)。",
+    ),
+    "note.transformer_step": Text(
+        "Step = zero_grad, forward, cross-entropy, backward, AdamW step of one TransformerEncoderLayer "
+        "(d_model {d_model}, {heads} heads, feed-forward {ff}) with a {classes}-class head; batch {batch} x {seq} tokens.",
+        "1 ステップは TransformerEncoderLayer 1 層 (d_model {d_model}、ヘッド {heads}、フィードフォワード {ff}) と "
+        "{classes} クラスの出力層の zero_grad、順伝播、交差エントロピー、逆伝播、AdamW の更新です。バッチは {batch} x {seq} トークンです。",
+    ),
+    "note.float8_scaled": Text(
+        "float8_e4m3fn: torch._scaled_mm with one scale per tensor (amax / 448), output in bfloat16.",
+        "float8_e4m3fn は、テンソルごとに 1 つのスケール (amax / 448) を使う torch._scaled_mm で計算し、出力は bfloat16 です。",
+    ),
+    "note.float8_unsupported": Text(
+        "float8 not measured: torch._scaled_mm needs compute capability 8.9 or newer (this GPU: {capability}).",
+        "float8 は測っていません。torch._scaled_mm には計算能力 8.9 以上が必要です (この GPU: {capability})。",
     ),
     "note.no_fresh_pass": Text(
         "The first profiled pass in a fresh process could not be measured here.",

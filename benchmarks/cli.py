@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from benchmarks.cases import CASES
+from benchmarks.cases import ALL_CASES
 from benchmarks.config import BenchConfig
 from benchmarks.report import case_json_files, render_markdown, render_tables
 from benchmarks.runner import run_bench
@@ -36,7 +36,8 @@ def build_parser(prog: str = "python -m benchmarks") -> argparse.ArgumentParser:
     p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     p.add_argument("--out", type=Path, default=None, help="output folder (default benchmarks/results/<device>)")
     p.add_argument("--threads", type=int, default=1, help="threads while measuring (default 1)")
-    p.add_argument("--cases", nargs="+", choices=sorted(CASES), metavar="CASE", help=f"cases to run: {', '.join(CASES)}")
+    p.add_argument("--cases", nargs="+", choices=sorted(ALL_CASES), metavar="CASE",
+                   help=f"cases to run (default: all for the device): {', '.join(ALL_CASES)}")
     p.add_argument("--rounds", type=int, default=None, help="alternating rounds per comparison (quick 5, full 9)")
     p.add_argument("--min-time", type=float, default=None, help="seconds per measurement (quick 0.05, full 0.25)")
     p.add_argument("--print", dest="print_tables", action="store_true", help="also print every table")

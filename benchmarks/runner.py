@@ -8,7 +8,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import torch
 
-from benchmarks.cases import CASES, load_case
+from benchmarks.cases import ALL_CASES, GPU_CASES, cases_for, load_case
 from benchmarks.catalog import Msg
 from benchmarks.config import BenchConfig
 from benchmarks.environment import collect_environment
@@ -45,19 +45,22 @@ def run_bench(
     Args:
         cfg: The settings.
         out_dir: Output folder (created if missing).
-        cases: Case names (default: all of ``CASES``).
+        cases: Case names (default: every case for the device, see ``cases_for``).
         log: Where progress lines go.
 
     Returns:
         The results by case name (the environment included).
 
     Raises:
-        ConfigError: An unknown case name.
+        ConfigError: An unknown case name, or a GPU-only case on the CPU.
     """
-    names = list(cases) if cases else list(CASES)
-    unknown = [n for n in names if n not in CASES]
+    names = list(cases) if cases else cases_for(cfg.device)
+    unknown = [n for n in names if n not in ALL_CASES]
     if unknown:
-        raise ConfigError(f"unknown case(s) {unknown}; choose from {sorted(CASES)}")
+        raise ConfigError(f"unknown case(s) {unknown}; choose from {sorted(ALL_CASES)}")
+    gpu_only = [n for n in names if n in GPU_CASES and cfg.device != "cuda"]
+    if gpu_only:
+        raise ConfigError(f"case(s) {gpu_only} measure a GPU; run them with --device cuda on a machine with one")
     previous_threads = torch.get_num_threads()
     torch.set_num_threads(cfg.threads)
     try:
