@@ -23,7 +23,7 @@ import torch
 
 from benchmarks.catalog import Msg, from_json, render
 
-__all__ = ["ISA_CLASSES", "ISA_FLAGS", "collect_environment", "isa_class", "stamp_line"]
+__all__ = ["ISA_CLASSES", "ISA_FLAGS", "collect_environment", "cpu_flags", "has_vnni", "isa_class", "stamp_line"]
 
 #: The /proc/cpuinfo flags that decide how fast 16-bit and int8 kernels can be.
 ISA_FLAGS = (
@@ -64,6 +64,20 @@ ISA_CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("AVX-512", ("avx512f",)),
     ("AVX2", ("avx2",)),
 )
+
+
+def cpu_flags() -> frozenset[str]:
+    """The CPU's ``/proc/cpuinfo`` flags (empty where there is no such file)."""
+    return frozenset((_cpuinfo_field("flags") or "").split())
+
+
+def has_vnni() -> bool:
+    """Whether the CPU adds int8 products straight into int32 (AVX512-VNNI or AVX-VNNI).
+
+    Without VNNI, x86 int8 kernels (FBGEMM, ONNX Runtime's U8S8) add pairs of uint8 x int8
+    products into a saturating int16 first.
+    """
+    return bool(cpu_flags() & {"avx512_vnni", "avx_vnni"})
 
 
 def isa_class(flags: set[str] | frozenset[str]) -> str:
@@ -165,7 +179,7 @@ def collect_environment(*, device: str = "cpu", threads: int = 1, mode: str = "f
         >>> env["threads"], env["device"], render(env["gpu_name"], "en")
         ('1', 'cpu', 'n/a (cpu run)')
     """
-    flags = set((_cpuinfo_field("flags") or "").split())
+    flags = set(cpu_flags())
     present = [f for f in ISA_FLAGS if f in flags]
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     build = _torch_build()
