@@ -10,14 +10,10 @@ from __future__ import annotations
 import functools
 import http.server
 import shutil
-import subprocess
-import sys
 import threading
 from urllib.parse import urlparse
 
 import pytest
-
-from tests.docs_model import CONFIGS, REPO
 
 pytestmark = [pytest.mark.site]
 
@@ -31,36 +27,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    """Both languages built once per test run, even with several xdist workers.
-
-    The first worker to take the lock builds into a folder all workers share;
-    a failed build is recorded so that every worker reports it.
-    """
-    from filelock import FileLock
-
-    shared = tmp_path_factory.getbasetemp().parent
-    out, failure = shared / "site", shared / "site-build-failure.txt"
-    with FileLock(str(shared / "site.lock")):
-        if not (out / ".built").exists() and not failure.exists():
-            for lang, config in CONFIGS.items():
-                proc = subprocess.run(
-                    [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out / lang)],
-                    cwd=REPO,
-                    capture_output=True,
-                    text=True,
-                )
-                if proc.returncode != 0:
-                    failure.write_text(f"mkdocs build --strict ({lang}) failed:\n{proc.stdout}\n{proc.stderr}")
-                    break
-            else:
-                (out / ".built").touch()
-    if failure.exists():
-        pytest.fail(failure.read_text(), pytrace=False)
-    return out
 
 
 @pytest.fixture(scope="session")
