@@ -27,6 +27,13 @@ def test_fences_that_would_be_skipped_are_rejected(fence):
     assert fence_problems(page(f"# T {{#t}}\n\n{fence}\n"))
 
 
+def test_titled_python_fence_only_for_a_whole_snippet_of_that_name():
+    ok = '# T {#t}\n\n```python title="ddp_spawn.py"\n--8<-- "snippets/guide/applied/ddp_spawn.py"\n```\n'
+    assert fence_problems(page(ok)) == []
+    wrong_name = ok.replace('title="ddp_spawn.py"', 'title="spawn.py"')
+    assert fence_problems(page(wrong_name))
+
+
 def test_plain_python_and_console_fences_pass():
     text = "# T {#t}\n\n```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n1\n```\n\n```console\npip install x\n```\n"
     assert fence_problems(page(text)) == []
