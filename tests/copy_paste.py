@@ -23,6 +23,7 @@ import re
 import subprocess
 import sys
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from tests.doc_runner import normalize_output
@@ -63,6 +64,7 @@ def copied_text(code_el) -> str:
     return text.rstrip()
 
 
+@lru_cache(maxsize=8)
 def _soup(path: Path):
     from bs4 import BeautifulSoup
 
