@@ -88,6 +88,42 @@ def fence_problems(page: Page, repo=REPO) -> list[str]:
     return problems
 
 
+REQUIRES_MODULE = re.compile(r"^#\s*requires-module:\s*(?P<module>\S+)\s*$", re.M)
+
+
+def optional_package_problems(page: Page, repo=REPO) -> list[str]:
+    """A block that needs an optional package (``# requires-module: x``) has an admonition above it
+    (in the same section) that names the package, so a reader knows before pasting it."""
+    problems = []
+    lines = page.text.splitlines()
+    for f in page.fences:
+        if not (f.include and f.include.endswith(".py") and (repo / f.include).is_file()):
+            continue
+        modules = REQUIRES_MODULE.findall((repo / f.include).read_text(encoding="utf-8")[:2000])
+        if not modules:
+            continue
+        start = f.lineno - 1
+        while start > 0 and not lines[start - 1].lstrip().startswith("#"):
+            start -= 1
+        notes, inside = [], False
+        for line in lines[start : f.lineno - 1]:
+            if line.lstrip().startswith(("!!!", "???")):
+                inside = True
+                notes.append(line)
+            elif inside and (not line.strip() or line.startswith((" ", "\t"))):
+                notes.append(line)
+            else:
+                inside = False
+        text = "\n".join(notes).lower()
+        missing = [m for m in modules if m.lower() not in text]
+        if missing:
+            problems.append(
+                f"docs/{page.lang}/{page.rel}:{f.lineno}: {f.include} needs {', '.join(missing)}; "
+                "name the package in an admonition above the block (!!! note \"Needs ...\")"
+            )
+    return problems
+
+
 def heading_problems(page: Page) -> list[str]:
     return [f"docs/{page.lang}/{page.rel}: '{text}'" for _, hid, text in page.headings if hid is None]
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
+from tests.docs_lint import (
+    fence_problems,
+    heading_problems,
+    japanese_wrap_problems,
+    optional_package_problems,
+    third_party_assets,
+)
 from tests.docs_model import DOCS, LANGS, REPO, SNIPPETS, markdown_pages
 
 PAGES = markdown_pages()
@@ -17,6 +23,11 @@ def _id(page):
 @pytest.mark.parametrize("page", PAGES, ids=_id)
 def test_fences_are_all_tested(page):
     problems = fence_problems(page)
+    assert not problems, "\n".join(problems)
+
+
+def test_optional_packages_are_named_above_their_blocks():
+    problems = [p for page in PAGES for p in optional_package_problems(page)]
     assert not problems, "\n".join(problems)
 
 

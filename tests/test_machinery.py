@@ -10,7 +10,13 @@ from __future__ import annotations
 import pytest
 
 from tests.doc_runner import normalize_output, run_block
-from tests.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
+from tests.docs_lint import (
+    fence_problems,
+    heading_problems,
+    japanese_wrap_problems,
+    optional_package_problems,
+    third_party_assets,
+)
 from tests.docs_model import parse_markdown
 
 
@@ -32,6 +38,13 @@ def test_titled_python_fence_only_for_a_whole_snippet_of_that_name():
     assert fence_problems(page(ok)) == []
     wrong_name = ok.replace('title="ddp_spawn.py"', 'title="spawn.py"')
     assert fence_problems(page(wrong_name))
+
+
+def test_optional_package_must_be_named_in_an_admonition_above():
+    block = '```python\n--8<-- "snippets/guide/torchvision_mnist.py"\n```\n'
+    assert optional_package_problems(page(f"# T {{#t}}\n\nSome prose about torchvision.\n\n{block}"))
+    named = f'# T {{#t}}\n\n!!! note "Needs torchvision"\n    pip install torchvision\n\n{block}'
+    assert optional_package_problems(page(named)) == []
 
 
 def test_plain_python_and_console_fences_pass():
