@@ -226,7 +226,7 @@ def run_pasted(blocks: list[Block], workdir: Path, env: dict[str, str], timeout:
     plan.write_text(json.dumps({"blocks": [asdict(b) for b in blocks]}), encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-c", "from tests.paste_driver import main; main()", str(plan)],
-        cwd=workdir, env=env, capture_output=True, text=True, timeout=timeout,
+        cwd=workdir, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
     )
     result_file = Path(str(plan) + ".result")
     results = json.loads(result_file.read_text(encoding="utf-8")) if result_file.exists() else []
