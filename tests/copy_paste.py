@@ -224,10 +224,15 @@ def run_pasted(blocks: list[Block], workdir: Path, env: dict[str, str], timeout:
         (workdir / name).write_text(text, encoding="utf-8")
     plan = workdir.parent / f"{workdir.name}.plan.json"
     plan.write_text(json.dumps({"blocks": [asdict(b) for b in blocks]}), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-c", "from tests.paste_driver import main; main()", str(plan)],
-        cwd=workdir, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-    )
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", "from tests.paste_driver import main; main()", str(plan)],
+            cwd=workdir, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired as err:
+        out = err.stdout.decode() if isinstance(err.stdout, bytes) else (err.stdout or "")
+        tail = err.stderr.decode() if isinstance(err.stderr, bytes) else (err.stderr or "")
+        proc = subprocess.CompletedProcess(err.cmd, -9, out, tail + f"\n(still running after {timeout} s: stopped)")
     result_file = Path(str(plan) + ".result")
     results = json.loads(result_file.read_text(encoding="utf-8")) if result_file.exists() else []
     return Outcome(results, _split(proc.stdout), _split(proc.stderr), proc.returncode, proc.stderr[-3000:])
