@@ -94,3 +94,27 @@ def test_block_runner_reports_markdown_line_numbers():
 def test_output_normalization_only_ignores_trailing_space():
     assert normalize_output("a  \nb\n\n") == "a\nb"
     assert normalize_output("a b") != normalize_output("a  b")
+
+
+def test_paste_runner_behaves_like_an_interactive_session(tmp_path):
+    """One interpreter for all blocks; no __file__; a titled block runs as a saved file; warnings are errors."""
+    from tests.copy_paste import Block, problems, run_pasted
+    from tests.test_snippets import snippet_env
+
+    blocks = [
+        Block(1, "paste", "x = 41"),
+        Block(2, "paste", "print(x + 1)", expected="42"),
+        Block(3, "file", "import os\nprint(os.path.basename(__file__))", title="saved.py", expected="saved.py"),
+        Block(4, "paste", "import saved"),  # the saved file is importable from the session
+        Block(5, "paste", "print('never run')", skip="needs a CUDA GPU"),
+        Block(6, "paste", "print(__file__)"),
+    ]
+    workdir = tmp_path / "page"
+    workdir.mkdir()
+    found = problems("page", blocks, run_pasted(blocks, workdir, snippet_env(), 120))
+    assert len(found) == 1, found
+    assert "block 6" in found[0] and "NameError" in found[0]
+    assert "the interpreter died" not in found[0]
+    warn = [Block(1, "paste", "import warnings\nwarnings.warn('deprecated')")]
+    (tmp_path / "warn").mkdir()
+    assert "UserWarning" in problems("w", warn, run_pasted(warn, tmp_path / "warn", snippet_env(), 120))[0]
