@@ -13,7 +13,12 @@ text block after it is checked output. A fence titled with a file name
 (```` ```python title="ddp_spawn.py" ````) is a "save as a file" example: the reader saves it
 under that name and runs ``python ddp_spawn.py``, and so does the test.
 
-Notebook pages: the code cells of the rendered notebook, in order.
+Notebook pages: the code cells in order, as the notebook's own copy buttons give them
+(mkdocs-jupyter's ``<clipboard-copy for="cell-N">``).
+
+:func:`problems` compares what each block printed with the output shown under it using
+:func:`tests.doc_runner.normalize_output`, the same comparison as test_snippets.py and
+test_doc_blocks.py: when those learn a numeric tolerance, use it here too.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from tests.doc_runner import normalize_output
-from tests.docs_model import INCLUDE, REPO, parse_markdown
+from tests.docs_model import REPO, parse_markdown
 from tests.paste_driver import MARKER
 
 ANNOTATION_COMMENT = re.compile(r"[ \t]*#\s*\(\d+\)!?[ \t]*$", re.M)
