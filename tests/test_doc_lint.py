@@ -9,6 +9,7 @@ from tests.support.docs_lint import (
     heading_problems,
     japanese_typography_problems,
     japanese_wrap_problems,
+    optional_package_problems,
     jargon_problems,
     third_party_assets,
 )
@@ -24,6 +25,11 @@ def _id(page):
 @pytest.mark.parametrize("page", PAGES, ids=_id)
 def test_fences_are_all_tested(page):
     problems = fence_problems(page)
+    assert not problems, "\n".join(problems)
+
+
+def test_optional_packages_are_named_above_their_blocks():
+    problems = [p for page in PAGES for p in optional_package_problems(page)]
     assert not problems, "\n".join(problems)
 
 

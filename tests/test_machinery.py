@@ -10,7 +10,13 @@ from __future__ import annotations
 import pytest
 
 from tests.support.doc_runner import run_block
-from tests.support.docs_lint import fence_problems, heading_problems, japanese_wrap_problems, third_party_assets
+from tests.support.docs_lint import (
+    fence_problems,
+    heading_problems,
+    japanese_wrap_problems,
+    optional_package_problems,
+    third_party_assets,
+)
 from tests.support.docs_model import parse_markdown
 from tests.support.outputs import normalize_output
 
@@ -26,6 +32,20 @@ def page(text, lang="en"):
 )
 def test_fences_that_would_be_skipped_are_rejected(fence):
     assert fence_problems(page(f"# T {{#t}}\n\n{fence}\n"))
+
+
+def test_titled_python_fence_only_for_a_whole_snippet_of_that_name():
+    ok = '# T {#t}\n\n```python title="ddp_spawn.py"\n--8<-- "snippets/guide/applied/ddp_spawn.py"\n```\n'
+    assert fence_problems(page(ok)) == []
+    wrong_name = ok.replace('title="ddp_spawn.py"', 'title="spawn.py"')
+    assert fence_problems(page(wrong_name))
+
+
+def test_optional_package_must_be_named_in_an_admonition_above():
+    block = '```python\n--8<-- "snippets/guide/torchvision_mnist.py"\n```\n'
+    assert optional_package_problems(page(f"# T {{#t}}\n\nSome prose about torchvision.\n\n{block}"))
+    named = f'# T {{#t}}\n\n!!! note "Needs torchvision"\n    pip install torchvision\n\n{block}'
+    assert optional_package_problems(page(named)) == []
 
 
 def test_plain_python_and_console_fences_pass():
@@ -101,6 +121,8 @@ def test_output_tolerance_still_fails_wrong_numbers_and_changed_text():
     assert compare_outputs("loss 0.123", "loss 0.1235") is not None  # no tolerance declared: exact
     with pytest.raises(ValueError, match="rel=0.02"):
         parse_tolerance("2 percent")
+
+
 @pytest.mark.parametrize(
     "text", ["The seed article says so.", "As the seed's loop shows.", "元記事のコード", "See [the seed code](#x).",
              "Each replaces the source article."],
@@ -152,3 +174,27 @@ def test_space_before_a_japanese_link_is_reported_and_fixed():
     assert japanese_typography_problems("x.md", text)
     assert fix_japanese_typography(text) == "詳しくは[テンソル](tensors.md)の章で。\n"
     assert japanese_typography_problems("x.md", "ライブラリは [Gymnasium](https://x) です。\n") == []
+
+
+def test_paste_runner_behaves_like_an_interactive_session(tmp_path):
+    """One interpreter for all blocks; no __file__; a titled block runs as a saved file; warnings are errors."""
+    from tests.support.copy_paste import Block, problems, run_pasted
+    from tests.support.snippets import snippet_env
+
+    blocks = [
+        Block(1, "paste", "x = 41"),
+        Block(2, "paste", "print(x + 1)", expected="42"),
+        Block(3, "file", "import os\nprint(os.path.basename(__file__))", title="saved.py", expected="saved.py"),
+        Block(4, "paste", "import saved"),  # the saved file is importable from the session
+        Block(5, "paste", "print('never run')", skip="needs a CUDA GPU"),
+        Block(6, "paste", "print(__file__)"),
+    ]
+    workdir = tmp_path / "page"
+    workdir.mkdir()
+    found = problems("page", blocks, run_pasted(blocks, workdir, snippet_env(), 120))
+    assert len(found) == 1, found
+    assert "block 6" in found[0] and "NameError" in found[0]
+    assert "the interpreter died" not in found[0]
+    warn = [Block(1, "paste", "import warnings\nwarnings.warn('deprecated')")]
+    (tmp_path / "warn").mkdir()
+    assert "UserWarning" in problems("w", warn, run_pasted(warn, tmp_path / "warn", snippet_env(), 120))[0]

@@ -10,14 +10,10 @@ from __future__ import annotations
 import functools
 import http.server
 import shutil
-import subprocess
-import sys
 import threading
 from urllib.parse import urlparse
 
 import pytest
-
-from tests.support.docs_model import CONFIGS, REPO
 
 pytestmark = [pytest.mark.site]
 
@@ -31,36 +27,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    """Both languages built once per test run, even with several xdist workers.
-
-    The first worker to take the lock builds into a folder all workers share;
-    a failed build is recorded so that every worker reports it.
-    """
-    from filelock import FileLock
-
-    shared = tmp_path_factory.getbasetemp().parent
-    out, failure = shared / "site", shared / "site-build-failure.txt"
-    with FileLock(str(shared / "site.lock")):
-        if not (out / ".built").exists() and not failure.exists():
-            for lang, config in CONFIGS.items():
-                proc = subprocess.run(
-                    [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out / lang)],
-                    cwd=REPO,
-                    capture_output=True,
-                    text=True,
-                )
-                if proc.returncode != 0:
-                    failure.write_text(f"mkdocs build --strict ({lang}) failed:\n{proc.stdout}\n{proc.stderr}")
-                    break
-            else:
-                (out / ".built").touch()
-    if failure.exists():
-        pytest.fail(failure.read_text(), pytrace=False)
-    return out
 
 
 @pytest.fixture(scope="session")
@@ -213,4 +179,44 @@ def test_notebook_and_api_pages_render(watched, base_url):
         assert watched.page.locator(".jp-OutputArea-output").count() > 0, "notebook has no executed outputs"
         watched.page.goto(f"{base_url}{lang}/reference/storage/", wait_until="networkidle")
         assert watched.page.locator(".doc-function, .doc-class").count() > 0, "API reference not rendered"
+    watched.check_clean()
+
+
+@pytest.mark.parametrize("lang,rel", [("en", "storage/half-vs-float.md"), ("ja", "guide/applied/distributed.md")])
+def test_copy_paste_test_copies_what_the_copy_button_copies(watched, base_url, built_site, lang, rel):
+    """tests/support/copy_paste.py reads the built HTML; the real clipboard must hold the same text."""
+    from tests.support.copy_paste import _soup, copied_text, html_code_blocks, page_html
+
+    html = page_html(built_site, lang, rel)
+    expected = [copied_text(code) for code, _ in html_code_blocks(_soup(html))]
+    watched.page.goto(base_url + html.parent.relative_to(built_site).as_posix() + "/", wait_until="networkidle")
+    blocks = watched.page.locator("article div.highlight")
+    assert blocks.count() == len(expected)
+    compared = 0
+    for i in range(blocks.count()):
+        block = blocks.nth(i)
+        if not block.is_visible():  # in a content tab that is not selected
+            continue
+        block.scroll_into_view_if_needed()
+        block.hover()
+        block.locator('button[data-md-type="copy"]').click()
+        watched.page.locator(".md-dialog--active").wait_for(timeout=5000)
+        assert watched.page.evaluate("navigator.clipboard.readText()") == expected[i], f"block {i + 1}"
+        watched.page.locator(".md-dialog--active").wait_for(state="detached", timeout=10000)
+        compared += 1
+    assert compared >= 4
+    watched.check_clean()
+
+
+@pytest.mark.parametrize("path", ["en/guide/applied/distributed/", "ja/notebooks/half-vs-float/"])
+def test_download_links_work(watched, base_url, path):
+    """The links to a snippet's .py and to a notebook's .ipynb are served."""
+    watched.page.goto(base_url + path, wait_until="networkidle")
+    links = watched.page.locator("article a.snippet-download, article a.notebook-download")
+    assert links.count() >= 1
+    for i in range(links.count()):
+        href = links.nth(i).evaluate("a => a.href")
+        response = watched.page.request.get(href)
+        assert response.ok, href
+        assert response.body(), href
     watched.check_clean()

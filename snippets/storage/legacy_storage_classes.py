@@ -3,10 +3,11 @@ import warnings
 import torch
 
 names = ["ByteStorage", "CharStorage", "ShortStorage", "IntStorage", "QInt32Storage", "FloatStorage", "DoubleStorage"]
-with warnings.catch_warnings(record=True) as caught:  # every TypedStorage class is deprecated
+# TypedStorage warns that it is deprecated, but only the first time in a process;
+# record=True catches the warning whether it comes or not.
+with warnings.catch_warnings(record=True):
     warnings.simplefilter("always")
     storages = {name: getattr(torch, name)(4) for name in names}
-print(f"{caught[0].category.__name__}: {str(caught[0].message).split('.')[0]}\n")
 
 print(f"{'legacy class':14} {'dtype':14} {'bytes/value':>11}  {'holds':34} today")
 for name, storage in storages.items():
