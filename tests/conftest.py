@@ -17,6 +17,11 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", help="also run tests marked slow (exhaustive checks)")
     parser.addoption(
+        "--snippets-as-files",
+        action="store_true",
+        help="also run every snippet alone as a script (test_copy_paste.py already runs them pasted in page order)",
+    )
+    parser.addoption(
         "--update-outputs",
         action="store_true",
         help="rewrite snippets/**/*.out from a real run instead of comparing (review the diff!)",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.doc_runner import run_block
 from tests.support.docs_lint import (
     fence_problems,
     heading_problems,
@@ -78,18 +77,6 @@ def test_hard_wrapped_japanese_is_reported_but_lists_and_code_are_not():
 
 def test_third_party_image_is_reported():
     assert third_party_assets(page("# T {#t}\n\n![x](https://example.com/a.png)\n"))
-
-
-def test_block_runner_makes_warnings_errors_and_runs_main():
-    with pytest.raises(UserWarning):
-        run_block("import warnings\nwarnings.warn('x')\n", "x.md")
-    assert run_block("if __name__ == '__main__':\n    print('main')\n", "x.md") == "main\n"
-
-
-def test_block_runner_reports_markdown_line_numbers():
-    with pytest.raises(ZeroDivisionError) as info:
-        run_block("x = 1\ny = 1 / 0\n", "docs/en/x.md", first_line=10)
-    assert info.traceback[-1].lineno + 1 == 11
 
 
 def test_output_normalization_only_ignores_trailing_space():
@@ -198,3 +185,12 @@ def test_paste_runner_behaves_like_an_interactive_session(tmp_path):
     warn = [Block(1, "paste", "import warnings\nwarnings.warn('deprecated')")]
     (tmp_path / "warn").mkdir()
     assert "UserWarning" in problems("w", warn, run_pasted(warn, tmp_path / "warn", snippet_env(), 120))[0]
+
+
+def test_a_snippet_that_relies_on_an_earlier_block_is_caught():
+    from tests.test_snippets import undefined_names
+
+    assert undefined_names("x = torch.ones(2)\nprint(x)\n", "s.py") == ["torch"]
+    assert undefined_names("def f():\n    return np.zeros(1)\n", "s.py") == ["np"]
+    ok = "import torch\nfrom torch import nn\nclass M(nn.Module):\n    pass\nfor i in range(2):\n    print(i, M, torch)\n"
+    assert undefined_names(ok, "s.py") == []

@@ -14,7 +14,7 @@ from tests.support.docs_model import REPO, Page, wrapped_prose_lines
 
 # Fence info strings a page may use, and why each is safe.
 ALLOWED_INFO = {
-    "python": "run by test_doc_blocks.py (inline) or test_snippets.py (a --8<-- include)",
+    "python": "run by test_copy_paste.py, pasted in page order (inline or a --8<-- snippet include)",
     "text": "output: an expected-output block (checked) or an include of a checked .out / generated file",
     "console": "a shell command for the reader to copy; never run by the tests",
     "toml": "configuration shown, not code",
