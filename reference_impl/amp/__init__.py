@@ -7,7 +7,8 @@ Modules:
         the scaler would silently do nothing.
     autocast_table: which dtype each operation produces under autocast, probed on the
         installed torch.
-    (the typed errors are defined in reference_impl.errors and re-exported here.)
+
+The typed errors are defined in ``reference_impl.errors`` and re-exported here.
 """
 
 from reference_impl.amp.autocast_table import format_autocast_table, probe_autocast
