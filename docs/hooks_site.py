@@ -1,0 +1,145 @@
+"""MkDocs hook for the site as readers use it (both language builds).
+
+* Notebook pages: links to ``.md`` pages in notebook markdown become page URLs
+  (mkdocs-jupyter leaves them as they are); headings get the ids of the English
+  notebook's headings in both languages (nbconvert gives Japanese headings an
+  empty id and the table of contents ``_1``, ``_2``... that point nowhere); the
+  JupyterLab CSS that mkdocs-jupyter inlines into every notebook page (about
+  600 KB) is moved into one shared, cacheable file ``assets/jupyter.<hash>.css``.
+* 404 pages: without ``site_url`` MkDocs renders ``404.html`` with asset paths
+  relative to the server root (``/assets/...``), which do not exist because each
+  language lives under ``/<lang>/``. The 404 page gets ``/<lang>/`` as its base
+  instead, and the Japanese build also writes a root ``404.html``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import posixpath
+import re
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.utils import normalize_url
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO / "docs"
+
+NB_HEADING = re.compile(
+    r'<h(?P<level>[1-6]) id="(?P<id>[^"]*)">(?P<text>.*?)<a class="anchor-link" href="#[^"]*">¶</a></h(?P=level)>',
+    re.S,
+)
+MD_LINK = re.compile(r'href="(?P<path>[^":#?]+\.md)(?P<frag>#[^"]*)?"')
+STYLE = re.compile(r"<style[^>]*>(?P<css>.*?)</style>", re.S)
+
+_notebook_css: dict[str, str] = {}  # site_dir -> css text, written after the build
+
+
+def _lang(config) -> str:
+    return config["theme"]["language"]
+
+
+def _english_heading_ids(src_uri: str) -> list[str]:
+    """The ids mkdocs-jupyter's table of contents gives the English notebook's headings."""
+    from mkdocs_jupyter.plugin import _get_nb_toc_tokens
+
+    tokens, _ = _get_nb_toc_tokens(str(DOCS / "en" / src_uri), 6)
+    ids: list[str] = []
+
+    def walk(items):
+        for item in items:
+            ids.append(item["id"])
+            walk(item["children"])
+
+    walk(tokens)
+    return ids
+
+
+def _toc_items(toc):
+    for item in toc:
+        yield item
+        yield from _toc_items(item.children)
+
+
+def _fix_notebook_headings(content: str, page) -> str:
+    ids = _english_heading_ids(page.file.src_uri)
+    headings = list(NB_HEADING.finditer(content))
+    items = list(_toc_items(page.toc))
+    if len(headings) != len(ids) or len(items) != len(ids):
+        raise PluginError(
+            f"{page.file.src_uri}: {len(headings)} headings and {len(items)} table-of-contents entries, "
+            f"but the English notebook has {len(ids)} headings; the notebooks must have the same headings"
+        )
+    for item, new in zip(items, ids):
+        item.id = new
+    it = iter(ids)
+
+    def replace(m):
+        new = next(it)
+        return f'<h{m["level"]} id="{new}">{m["text"]}<a class="anchor-link" href="#{new}">¶</a></h{m["level"]}>'
+
+    return NB_HEADING.sub(replace, content)
+
+
+def _fix_md_links(content: str, page, files) -> str:
+    def replace(m):
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page.file.src_uri), m["path"]))
+        file = files.get_file_from_path(target)
+        if file is None:
+            raise PluginError(f"{page.file.src_uri}: link to {m['path']} ({target}) does not exist")
+        return f'href="{html.escape(file.url_relative_to(page.file))}{m["frag"] or ""}"'
+
+    return MD_LINK.sub(replace, content)
+
+
+def _move_notebook_css(content: str, page, config) -> str:
+    css = "\n".join(m["css"].strip() for m in STYLE.finditer(content))
+    if not css:
+        return content
+    site_dir = config["site_dir"]
+    known = _notebook_css.setdefault(site_dir, css)
+    if known != css:
+        raise PluginError(f"{page.file.src_uri}: its inline notebook CSS differs from the other notebooks'")
+    name = f"assets/jupyter.{hashlib.sha256(css.encode()).hexdigest()[:8]}.css"
+    href = normalize_url(name, page)
+    first = True
+
+    def replace(m):
+        nonlocal first
+        if first:
+            first = False
+            return f'<link rel="stylesheet" href="{href}">'
+        return ""
+
+    return STYLE.sub(replace, content)
+
+
+def on_page_content(html_content, page, config, files, **kwargs):
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html_content
+    html_content = _fix_notebook_headings(html_content, page)
+    html_content = _fix_md_links(html_content, page, files)
+    return _move_notebook_css(html_content, page, config)
+
+
+def on_template_context(context, template_name, config, **kwargs):
+    if template_name != "404.html" or config.get("site_url"):
+        return context
+    base = f"/{_lang(config)}/"
+    context["base_url"] = base
+    context["extra_css"] = [normalize_url(str(p), None, base) for p in config["extra_css"]]
+    context["extra_javascript"] = [normalize_url(str(s), None, base) for s in config["extra_javascript"]]
+    return context
+
+
+def on_post_build(config, **kwargs):
+    site_dir = Path(config["site_dir"])
+    css = _notebook_css.pop(config["site_dir"], None)
+    if css is not None:
+        name = f"assets/jupyter.{hashlib.sha256(css.encode()).hexdigest()[:8]}.css"
+        (site_dir / name).write_text(css + "\n", encoding="utf-8")
+    if _lang(config) == "ja":
+        # The root has no site of its own: its 404 page is the Japanese one, whose
+        # asset paths are absolute (/ja/...), so it is styled wherever it is served from.
+        (site_dir.parent / "404.html").write_bytes((site_dir / "404.html").read_bytes())
