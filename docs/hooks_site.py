@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import posixpath
 import re
 from pathlib import Path
@@ -115,6 +116,64 @@ def _move_notebook_css(content: str, page, config) -> str:
     return STYLE.sub(replace, content)
 
 
+# Search ranking (Material reads ``search: boost:`` from a page's metadata; set here
+# in one place instead of front matter in 2 x N pages). A section's overview is
+# what a reader searching the section's name wants (量子化, mixed precision); the
+# API reference of reference_impl repeats API names (state_dict, GradScaler) in
+# heading-sized entries and would otherwise outrank the pages that teach them.
+SEARCH_BOOST = {
+    "quantization/index.md": 1.5,
+    "amp/index.md": 1.5,
+}
+SEARCH_BOOST_PREFIX = {"reference/": 0.5}
+
+
+# Japanese search: lunr.ja's TinySegmenter splits some compounds of this site badly
+# (自動混合精度 -> 自動混合 + 精度, 自然言語処理 -> 自然言 + 語処 + 理), and Material cuts a
+# kanji query into words it finds in the index, so 混合精度 then finds nothing on the
+# AMP pages. Like Material's jieba user dictionary for Chinese, these words are cut
+# out of kanji runs in the search index with a zero-width space (a separator in
+# mkdocs.yml) before TinySegmenter sees them. Only the index changes, not the pages.
+JA_SEARCH_WORDS = ("自動", "混合", "精度", "自然", "言語", "処理", "勾配", "損失")
+HAN_RUN = re.compile(r"[\u3400-\u9fff々]{3,}")
+ZWSP = "\u200b"
+
+
+def segment_ja(text: str) -> str:
+    def cut(m):
+        run, out, i = m.group(0), [], 0
+        while i < len(run):
+            word = max((w for w in JA_SEARCH_WORDS if run.startswith(w, i)), key=len, default=None)
+            if word:
+                out.extend([ZWSP, word, ZWSP])
+                i += len(word)
+            else:
+                out.append(run[i])
+                i += 1
+        return "".join(out).strip(ZWSP).replace(ZWSP * 2, ZWSP)
+
+    return HAN_RUN.sub(cut, text)
+
+
+def _segment_search_index(site_dir: Path) -> None:
+    path = site_dir / "search" / "search_index.json"
+    index = json.loads(path.read_text(encoding="utf-8"))
+    if ZWSP not in index["config"]["separator"] and "\\u200b" not in index["config"]["separator"]:
+        raise PluginError("the Japanese search separator must contain a zero-width space (U+200B)")
+    for doc in index["docs"]:
+        doc["title"] = segment_ja(doc["title"])
+        doc["text"] = segment_ja(doc["text"])
+    path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    uri = page.file.src_uri
+    boost = SEARCH_BOOST.get(uri) or next((b for p, b in SEARCH_BOOST_PREFIX.items() if uri.startswith(p)), None)
+    if boost is not None:
+        page.meta.setdefault("search", {}).setdefault("boost", boost)
+    return markdown
+
+
 def on_page_content(html_content, page, config, files, **kwargs):
     if not page.file.src_uri.endswith(".ipynb"):
         return html_content
@@ -140,6 +199,7 @@ def on_post_build(config, **kwargs):
         name = f"assets/jupyter.{hashlib.sha256(css.encode()).hexdigest()[:8]}.css"
         (site_dir / name).write_text(css + "\n", encoding="utf-8")
     if _lang(config) == "ja":
+        _segment_search_index(site_dir)
         # The root has no site of its own: its 404 page is the Japanese one, whose
         # asset paths are absolute (/ja/...), so it is styled wherever it is served from.
         (site_dir.parent / "404.html").write_bytes((site_dir / "404.html").read_bytes())
