@@ -5,7 +5,8 @@
   notebook's headings in both languages (nbconvert gives Japanese headings an
   empty id and the table of contents ``_1``, ``_2``... that point nowhere); the
   JupyterLab CSS that mkdocs-jupyter inlines into every notebook page (about
-  600 KB) is moved into one shared, cacheable file ``assets/jupyter.<hash>.css``.
+  600 KB) is moved into one shared, cacheable file ``assets/jupyter.<hash>.css``,
+  keeping only the rules for classes the notebook pages use (about a tenth).
 * 404 pages: without ``site_url`` MkDocs renders ``404.html`` with asset paths
   relative to the server root (``/assets/...``), which do not exist because each
   language lives under ``/<lang>/``. The 404 page gets ``/<lang>/`` as its base
@@ -33,8 +34,11 @@ NB_HEADING = re.compile(
 )
 MD_LINK = re.compile(r'href="(?P<path>[^":#?]+\.md)(?P<frag>#[^"]*)?"')
 STYLE = re.compile(r"<style[^>]*>(?P<css>.*?)</style>", re.S)
+CLASS_ATTR = re.compile(r'class="([^"]*)"')
+CSS_CLASS = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
+NOTEBOOK_CSS_PLACEHOLDER = "assets/jupyter.css"
 
-_notebook_css: dict[str, str] = {}  # site_dir -> css text, written after the build
+_notebook_css: dict[str, dict] = {}  # site_dir -> {css, classes used, notebook pages}, written after the build
 
 
 def _lang(config) -> str:
@@ -98,12 +102,12 @@ def _move_notebook_css(content: str, page, config) -> str:
     css = "\n".join(m["css"].strip() for m in STYLE.finditer(content))
     if not css:
         return content
-    site_dir = config["site_dir"]
-    known = _notebook_css.setdefault(site_dir, css)
-    if known != css:
+    state = _notebook_css.setdefault(config["site_dir"], {"css": css, "classes": set(), "pages": []})
+    if state["css"] != css:
         raise PluginError(f"{page.file.src_uri}: its inline notebook CSS differs from the other notebooks'")
-    name = f"assets/jupyter.{hashlib.sha256(css.encode()).hexdigest()[:8]}.css"
-    href = normalize_url(name, page)
+    state["classes"].update(c for m in CLASS_ATTR.finditer(content) for c in m[1].split())
+    state["pages"].append(page.file.abs_dest_path)
+    href = normalize_url(NOTEBOOK_CSS_PLACEHOLDER, page)
     first = True
 
     def replace(m):
@@ -114,6 +118,66 @@ def _move_notebook_css(content: str, page, config) -> str:
         return ""
 
     return STYLE.sub(replace, content)
+
+
+def _selector_applies(selector: str, classes: set[str]) -> bool:
+    """Whether every class a selector requires is used by some notebook page."""
+    if re.search(r"\S\s+:root", selector):  # ".jupyter-wrapper :root" matches nothing
+        return False
+    selector = re.sub(r":(?:not|is|where|has)\([^)]*\)|\[[^\]]*\]", "", selector)
+    return all(c in classes for c in CSS_CLASS.findall(selector))
+
+
+def _split_selectors(head: str) -> list[str]:
+    """Split a selector list at its top-level commas (not those inside :is(...))."""
+    parts, depth, start = [], 0, 0
+    for k, ch in enumerate(head):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(head[start:k])
+            start = k + 1
+    return parts + [head[start:]]
+
+
+def prune_css(css: str, classes: set[str]) -> str:
+    """Drop the rules of a stylesheet whose selectors need a class no page uses.
+
+    JupyterLab's stylesheet (~600 KB) styles a whole IDE; a rendered notebook uses
+    a few dozen of its classes. Rules without classes, @keyframes, @font-face and
+    the like are kept as they are; @media and @supports blocks are pruned inside.
+    """
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    out, i, n = [], 0, len(css)
+    while i < n:
+        brace = css.find("{", i)
+        semi = css.find(";", i)
+        if brace == -1:
+            break
+        head = css[i:brace].strip()
+        if head.startswith("@") and semi != -1 and semi < brace:  # @charset, @import
+            out.append(css[i : semi + 1].strip())
+            i = semi + 1
+            continue
+        depth, j = 1, brace + 1
+        while depth and j < n:
+            depth += {"{": 1, "}": -1}.get(css[j], 0)
+            j += 1
+        body = css[brace + 1 : j - 1]
+        if head.startswith(("@media", "@supports")):
+            inner = prune_css(body, classes)
+            if inner.strip():
+                out.append(f"{head}{{{inner}}}")
+        elif head.startswith("@"):
+            out.append(f"{head}{{{body}}}")
+        else:
+            kept = [s.strip() for s in _split_selectors(head) if _selector_applies(s, classes)]
+            if kept:
+                out.append(f"{','.join(kept)}{{{body.strip()}}}")
+        i = j
+    # A rule repeated word for word (index.css and theme-light.css both set the
+    # variables) counts once, at its last place, which is where it wins the cascade.
+    last = {rule: k for k, rule in enumerate(out)}
+    return "\n".join(rule for k, rule in enumerate(out) if last[rule] == k)
 
 
 # Search ranking (Material reads ``search: boost:`` from a page's metadata; set here
@@ -194,10 +258,14 @@ def on_template_context(context, template_name, config, **kwargs):
 
 def on_post_build(config, **kwargs):
     site_dir = Path(config["site_dir"])
-    css = _notebook_css.pop(config["site_dir"], None)
-    if css is not None:
+    state = _notebook_css.pop(config["site_dir"], None)
+    if state is not None:
+        css = prune_css(state["css"], state["classes"] | {"jupyter-wrapper"})
         name = f"assets/jupyter.{hashlib.sha256(css.encode()).hexdigest()[:8]}.css"
         (site_dir / name).write_text(css + "\n", encoding="utf-8")
+        for dest in state["pages"]:  # the placeholder name becomes the content-hashed one
+            path = Path(dest)
+            path.write_text(path.read_text(encoding="utf-8").replace(NOTEBOOK_CSS_PLACEHOLDER + '"', name + '"'), encoding="utf-8")
     if _lang(config) == "ja":
         _segment_search_index(site_dir)
         # The root has no site of its own: its 404 page is the Japanese one, whose

@@ -84,3 +84,33 @@ class Site:
                     if fragment and target.suffix == ".html" and fragment not in self.ids(target):
                         broken.append(Broken(rel, url, "no such anchor"))
         return broken
+
+
+ASSET = re.compile(r"<(?:link\b[^>]*\brel=\"stylesheet\"|script\b|img\b)[^>]*\s(?:href|src)=\"(?P<url>[^\"]+)\"")
+
+
+def page_kind(rel: str) -> str:
+    """The budget class of a built page, from its path below the language folder."""
+    if rel.endswith("404.html"):
+        return "404"
+    if "/notebooks/" in rel:
+        return "notebook"
+    if "/reference/" in rel:
+        return "api"
+    return "page"
+
+
+class Weights(Site):
+    """What a first visit to a page downloads: its HTML and every stylesheet, script and
+    picture it refers to on this site (the search index is counted on its own)."""
+
+    def weight(self, page: Path) -> tuple[int, int]:
+        """(HTML bytes, HTML + assets bytes)."""
+        text = page.read_text(encoding="utf-8")
+        assets = set()
+        for m in ASSET.finditer(OPAQUE.sub(lambda m: m.group(0)[: m.group(0).find(">") + 1], text)):
+            target = self.resolve(page, html.unescape(m["url"]))
+            if target is not None and target.is_file():
+                assets.add(target)
+        size = page.stat().st_size
+        return size, size + sum(a.stat().st_size for a in assets)
