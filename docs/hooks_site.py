@@ -7,6 +7,11 @@
   JupyterLab CSS that mkdocs-jupyter inlines into every notebook page (about
   600 KB) is moved into one shared, cacheable file ``assets/jupyter.<hash>.css``,
   keeping only the rules for classes the notebook pages use (about a tenth).
+* Every page ends with a "tested with" line built from ``docs/tested-with.json``
+  (written by ``pytest --record-tested-with`` after a passing run, committed).
+* ``llms.txt`` for tools that read documentation: ``/<lang>/llms.txt`` lists the
+  pages in navigation order with their titles and first sentences; ``/llms.txt``
+  points to both.
 * 404 pages: without ``site_url`` MkDocs renders ``404.html`` with asset paths
   relative to the server root (``/assets/...``), which do not exist because each
   language lives under ``/<lang>/``. The 404 page gets ``/<lang>/`` as its base
@@ -180,6 +185,16 @@ def prune_css(css: str, classes: set[str]) -> str:
     return "\n".join(rule for k, rule in enumerate(out) if last[rule] == k)
 
 
+ROOT_LLMS_TXT = """# PyTorch 精度と量子化ガイド / PyTorch Precision & Quantization Guide
+
+> PyTorch storage dtypes, automatic mixed precision and quantization, taught with tested code and measured figures. Two sites with the same pages: Japanese (default) and English.
+
+## Languages
+
+- [日本語 (Japanese)](ja/llms.txt): the pages of the Japanese site
+- [English](en/llms.txt): the pages of the English site
+"""
+
 # Search ranking (Material reads ``search: boost:`` from a page's metadata; set here
 # in one place instead of front matter in 2 x N pages). A section's overview is
 # what a reader searching the section's name wants (量子化, mixed precision); the
@@ -230,6 +245,31 @@ def _segment_search_index(site_dir: Path) -> None:
     path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
+TESTED_WITH = DOCS / "tested-with.json"
+TESTED_WITH_TEXT = {
+    "ja": ("このサイトのコードの最終テスト: ", "torch {torch}・{kind}({device})・{date}", "、", "。"),
+    "en": ("Code on this site last tested with ", "torch {torch} on {kind} ({device}), {date}", "; ", "."),
+}
+
+
+def tested_with_line(lang: str) -> str:
+    """The line under every page, from the committed record of the last passing runs."""
+    if not TESTED_WITH.is_file():
+        raise PluginError(f"{TESTED_WITH.relative_to(REPO)} is missing: run `bash .ci/test --record-tested-with`")
+    stamp = json.loads(TESTED_WITH.read_text(encoding="utf-8"))
+    lead, item, sep, end = TESTED_WITH_TEXT[lang]
+    kinds = {"cpu": "CPU", "cuda": "CUDA GPU"}
+    runs = [item.format(kind=kinds[k], **stamp[k]) for k in ("cpu", "cuda") if k in stamp]
+    if not runs:
+        raise PluginError(f"{TESTED_WITH.relative_to(REPO)} records no run")
+    return lead + sep.join(runs) + end
+
+
+def on_config(config, **kwargs):
+    config.extra["tested_with"] = tested_with_line(_lang(config))
+    return config
+
+
 def on_page_markdown(markdown, page, config, files, **kwargs):
     uri = page.file.src_uri
     boost = SEARCH_BOOST.get(uri) or next((b for p, b in SEARCH_BOOST_PREFIX.items() if uri.startswith(p)), None)
@@ -238,7 +278,69 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     return markdown
 
 
+# llms.txt (https://llmstxt.org/): the pages of each language in navigation order,
+# with their titles and a one-line description (the first sentence of the page).
+_summaries: dict[str, dict[str, str]] = {}  # site_dir -> page url -> first sentence
+_navs: dict[str, object] = {}
+BLOCK_TAG = re.compile(r"<(?P<close>/?)(?P<tag>p|div|details|table|blockquote)\b[^>]*>")
+TAGS = re.compile(r"<[^>]+>")
+
+
+def first_sentence(html_content: str, limit: int = 200) -> str:
+    """The first sentence of the page's first paragraph of running text: not an
+    admonition (whose title is often a deprecation notice), a table or a tab."""
+    depth, top_level = 0, []
+    for m in BLOCK_TAG.finditer(html_content):
+        if m["close"]:
+            depth = depth if m["tag"] == "p" else max(depth - 1, 0)
+        elif m["tag"] != "p":
+            depth += 1
+        elif depth == 0:
+            top_level.append(m.end())
+    starts = top_level or [m.end() for m in BLOCK_TAG.finditer(html_content) if m["tag"] == "p" and not m["close"] and "admonition-title" not in m[0]]
+    for start in starts:
+        end = html_content.find("</p>", start)
+        text = " ".join(html.unescape(TAGS.sub("", html_content[start:end])).split())
+        if len(text) < 20:
+            continue
+        stop = min((i for i in (text.find("。"), text.find(". ")) if i != -1), default=-1)
+        sentence = text[: stop + 1] if stop != -1 else text
+        return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+    return ""
+
+
+def on_nav(nav, config, files, **kwargs):
+    _navs[config["site_dir"]] = nav
+    return nav
+
+
+def _llms_txt(config) -> str:
+    summaries = _summaries.get(config["site_dir"], {})
+    lines = [f"# {config['site_name']}", "", f"> {config['site_description']}", ""]
+
+    def entry(page):
+        desc = summaries.get(page.url, "")
+        return f"- [{page.title}]({page.url or './'})" + (f": {desc}" if desc else "")
+
+    top = []
+    for item in _navs[config["site_dir"]].items:
+        if item.is_page:
+            top.append(entry(item))
+            continue
+        lines += [f"## {item.title}", ""]
+        stack = list(item.children)
+        while stack:
+            child = stack.pop(0)
+            if child.is_page:
+                lines.append(entry(child))
+            elif child.children:
+                stack[:0] = child.children
+        lines.append("")
+    return "\n".join(lines[:4] + top + [""] + lines[4:]).rstrip() + "\n"
+
+
 def on_page_content(html_content, page, config, files, **kwargs):
+    _summaries.setdefault(config["site_dir"], {})[page.url] = first_sentence(html_content)
     if not page.file.src_uri.endswith(".ipynb"):
         return html_content
     html_content = _fix_notebook_headings(html_content, page)
@@ -266,7 +368,9 @@ def on_post_build(config, **kwargs):
         for dest in state["pages"]:  # the placeholder name becomes the content-hashed one
             path = Path(dest)
             path.write_text(path.read_text(encoding="utf-8").replace(NOTEBOOK_CSS_PLACEHOLDER + '"', name + '"'), encoding="utf-8")
+    (site_dir / "llms.txt").write_text(_llms_txt(config), encoding="utf-8")
     if _lang(config) == "ja":
+        (site_dir.parent / "llms.txt").write_text(ROOT_LLMS_TXT, encoding="utf-8")
         _segment_search_index(site_dir)
         # The root has no site of its own: its 404 page is the Japanese one, whose
         # asset paths are absolute (/ja/...), so it is styled wherever it is served from.

@@ -8,6 +8,8 @@ import pytest
 
 from tests import warning_policy
 
+pytest_plugins = ["tests.tested_with"]  # --record-tested-with (docs/tested-with.json)
+
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 
