@@ -371,6 +371,10 @@ def on_post_build(config, **kwargs):
     (site_dir / "llms.txt").write_text(_llms_txt(config), encoding="utf-8")
     if _lang(config) == "ja":
         (site_dir.parent / "llms.txt").write_text(ROOT_LLMS_TXT, encoding="utf-8")
+        if not config["use_directory_urls"]:  # the offline edition, opened from the file system
+            root = site_dir.parent / "index.html"
+            text = root.read_text(encoding="utf-8")
+            root.write_text(re.sub(r'(["=])(ja|en)/"', r'\1\2/index.html"', text), encoding="utf-8")
         _segment_search_index(site_dir)
         # The root has no site of its own: its 404 page is the Japanese one, whose
         # asset paths are absolute (/ja/...), so it is styled wherever it is served from.
