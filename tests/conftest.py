@@ -8,7 +8,10 @@ import pytest
 
 from tests import warning_policy
 
-pytest_plugins = ["tests.tested_with"]  # --record-tested-with (docs/tested-with.json)
+pytest_plugins = [
+    "tests.tested_with",  # --record-tested-with (docs/tested-with.json)
+    "tests.site_fixtures",  # built_site, base_url, browser, watched: the browser tests' shared fixtures
+]
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 

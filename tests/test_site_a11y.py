@@ -16,10 +16,6 @@ import pytest
 
 from tests.docs_model import REPO
 
-try:  # the fixtures may live in tests/conftest.py instead
-    from tests.test_site import base_url, browser, built_site  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
 
 pytestmark = [pytest.mark.site]
 

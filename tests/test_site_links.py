@@ -11,10 +11,6 @@ import pytest
 
 from tests.site_crawl import Site
 
-try:  # the fixtures may live in tests/conftest.py instead
-    from tests.test_site import base_url, browser, built_site, watched  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
 
 pytestmark = [pytest.mark.site]
 

@@ -13,10 +13,6 @@ from tests.docs_model import REPO
 from tests.site_crawl import Site
 from tests.test_site_search import search
 
-try:  # the fixtures may live in tests/conftest.py instead
-    from tests.test_site import browser  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
 
 pytestmark = [pytest.mark.site]
 

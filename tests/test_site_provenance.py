@@ -15,10 +15,6 @@ import pytest
 from tests.docs_model import REPO
 from tests.tested_with import STAMP
 
-try:  # the fixtures may live in tests/conftest.py instead
-    from tests.test_site import built_site  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
 
 LINE = re.compile(r'<p class="md-tested-with"><small>(?P<text>[^<]+)</small></p>')
 ENTRY = re.compile(r"^- \[(?P<title>[^\]]+)\]\((?P<url>[^)]+)\)(?P<desc>: .+)?$", re.M)

@@ -11,10 +11,6 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-try:  # the fixtures may live in tests/conftest.py instead
-    from tests.test_site import base_url, browser, built_site  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
 
 pytestmark = [pytest.mark.site]
 

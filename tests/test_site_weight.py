@@ -12,10 +12,6 @@ import pytest
 
 from tests.site_crawl import Weights, page_kind
 
-try:  # the fixtures may live in tests/conftest.py instead
-    from tests.test_site import built_site  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
 
 pytestmark = [pytest.mark.site]
 
