@@ -1,97 +1,18 @@
 """The built site in a real headless Chromium (Debian's ``chromium``, driven by Playwright).
 
 Both languages are built with ``--strict`` into a temporary folder and served
-from 127.0.0.1. Every page visited must load without console errors and
-without a single request to another host.
+from 127.0.0.1 (fixtures in tests/support/site_fixtures.py, shared with the
+tests/test_site_*.py files). Every page visited must load without console errors
+and without a single request to another host.
 """
 
 from __future__ import annotations
-
-import functools
-import http.server
-import shutil
-import threading
-from urllib.parse import urlparse
 
 import pytest
 
 pytestmark = [pytest.mark.site]
 
 TOPIC = "storage/half-vs-float/"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="session")
-def base_url(built_site):
-    handler = functools.partial(QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="session")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is not installed (.ci/setup installs it: apt-get install chromium)"
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-class Watched:
-    """A page plus everything it logged and requested."""
-
-    def __init__(self, browser, base_url):
-        self.context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.foreign: list[str] = []
-        host = urlparse(base_url).netloc
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
-        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        # ERR_ABORTED is a request cut short by navigating away (the root page's
-        # redirect), not a missing file; missing files are caught by status below.
-        self.page.on(
-            "requestfailed",
-            lambda r: "ERR_ABORTED" not in (r.failure or "") and self.errors.append(f"failed request: {r.url} {r.failure}"),
-        )
-        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
-
-        def on_request(request):
-            url = urlparse(request.url)
-            if url.scheme in ("http", "https", "ws", "wss") and url.netloc != host:
-                self.foreign.append(request.url)
-
-        self.page.on("request", on_request)
-
-    def check_clean(self):
-        assert not self.errors, "\n".join(self.errors)
-        assert not self.foreign, "requests to other hosts:\n" + "\n".join(self.foreign)
-
-
-@pytest.fixture
-def watched(browser, base_url):
-    w = Watched(browser, base_url)
-    yield w
-    w.context.close()
 
 
 @pytest.mark.parametrize("path", ["ja/", "en/", f"ja/{TOPIC}", f"en/{TOPIC}"])

@@ -1,0 +1,64 @@
+"""Light pages: every built page stays within the budget of its kind.
+
+Weight = what a first visit downloads from this site: the HTML plus every
+stylesheet, script and picture it refers to (tests/support/site_crawl.py Weights). The
+search index, fetched by the search worker, has its own budget. The budgets are
+written down in README.md ("Page budgets"); change both together.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.site_crawl import Weights, page_kind
+
+
+pytestmark = [pytest.mark.site]
+
+KB = 1000
+# kind: (HTML alone, HTML + assets)
+BUDGETS = {
+    "page": (250 * KB, 600 * KB),
+    "api": (250 * KB, 600 * KB),
+    "notebook": (200 * KB, 550 * KB),
+    "404": (60 * KB, 350 * KB),
+}
+SEARCH_INDEX_BUDGET = 850 * KB
+# No stylesheet may be larger than this (the notebook CSS was 595 KB inline on every notebook page).
+STYLESHEET_BUDGET = 150 * KB
+
+
+def test_pages_within_budget(built_site):
+    site = Weights(built_site)
+    over, heaviest = [], {}
+    for page in site.pages():
+        rel = "/" + page.relative_to(site.root).as_posix()
+        kind = page_kind(rel)
+        html_bytes, total = site.weight(page)
+        html_budget, total_budget = BUDGETS[kind]
+        if html_bytes > html_budget or total > total_budget:
+            over.append(f"{rel} ({kind}): HTML {html_bytes:,} B (budget {html_budget:,}), with assets {total:,} B (budget {total_budget:,})")
+        heaviest[kind] = max(heaviest.get(kind, (0, "")), (total, rel))
+    print("heaviest page of each kind:", *(f"{k}: {v[1]} {v[0]:,} B" for k, v in sorted(heaviest.items())), sep="\n  ")
+    assert set(heaviest) == set(BUDGETS), "a kind of page is missing from the build"
+    assert not over, "pages over budget:\n" + "\n".join(over)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_search_index_within_budget(built_site, lang):
+    size = (built_site / lang / "search" / "search_index.json").stat().st_size
+    assert size <= SEARCH_INDEX_BUDGET, f"{lang} search index is {size:,} B, budget {SEARCH_INDEX_BUDGET:,} B"
+
+
+def test_no_heavy_stylesheet(built_site):
+    heavy = [f"{p.relative_to(built_site)}: {p.stat().st_size:,} B" for p in built_site.rglob("*.css") if p.stat().st_size > STYLESHEET_BUDGET]
+    assert not heavy, "stylesheets over budget:\n" + "\n".join(heavy)
+
+
+def test_notebook_pages_carry_no_inline_css(built_site):
+    inline = [
+        str(p.relative_to(built_site))
+        for p in built_site.glob("*/notebooks/*/index.html")
+        if "<style" in p.read_text(encoding="utf-8")
+    ]
+    assert not inline, f"notebook pages with inline <style>: {inline}"
