@@ -194,3 +194,23 @@ def test_a_snippet_that_relies_on_an_earlier_block_is_caught():
     assert undefined_names("def f():\n    return np.zeros(1)\n", "s.py") == ["np"]
     ok = "import torch\nfrom torch import nn\nclass M(nn.Module):\n    pass\nfor i in range(2):\n    print(i, M, torch)\n"
     assert undefined_names(ok, "s.py") == []
+
+
+def test_the_docs_build_needs_no_test_dependency():
+    """docs/hooks*.py (run by `mkdocs build`) import nothing that only the test extras install."""
+    import subprocess
+    import sys
+
+    from tests.support.docs_model import REPO
+
+    code = (
+        "import sys\n"
+        "for name in ('pytest', '_pytest', 'pytest_codeblocks', 'xdist', 'filelock', 'playwright', 'hypothesis'):\n"
+        "    sys.modules[name] = None  # importing any of them now fails\n"
+        f"sys.path[:0] = [{str(REPO)!r}, {str(REPO / 'docs')!r}]\n"
+        "import hooks, hooks_site\n"
+        "from tests.support.snippets import snippet_env\n"
+        "snippet_env()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
