@@ -116,13 +116,8 @@ def test_rnn_cell_over_a_sequence_stays_close():
     assert (h_ref - h_torch).abs().max().item() < 0.02
 
 
-@pytest.mark.parametrize("saturating", [False, True], ids=["plain", "saturating"])
-def test_int8_pair_saturation_model_matches_the_kernel_this_cpu_runs(saturating):
-    """With 8-bit activations, CPUs without VNNI clamp pair sums in int16; the reference models both kernels.
-
-    The model that matches PyTorch on this machine (``int8_pairs_saturate()``) agrees code for code;
-    the other one is far off, so the test also proves that the data exercises the difference.
-    """
+def _static_linear_codes(saturate_pairs: bool):
+    """Output codes of the reference static Linear and of PyTorch's quantized::linear, same data."""
     torch.manual_seed(8)
     lin = nn.Linear(16, 8)
     x = torch.rand(4, 16) * 2 - 0.5
@@ -131,7 +126,7 @@ def test_int8_pair_saturation_model_matches_the_kernel_this_cpu_runs(saturating)
     yp = choose_qparams(y.min(), y.max(), torch.uint8)
     w = quantize_weight(lin.weight)
     x_q = quantize_per_tensor(x, xp.scale, xp.zero_point, torch.uint8)
-    ours, _ = requantized_linear(x_q, xp, w, lin.bias.detach(), yp, saturate_pairs=saturating)
+    ours, _ = requantized_linear(x_q, xp, w, lin.bias.detach(), yp, saturate_pairs=saturate_pairs)
     with legacy_quantization():
         qlin = torch.ao.nn.quantized.Linear(16, 8, dtype=torch.qint8)
         qw = torch.quantize_per_tensor(lin.weight.detach(), float(w.scale), 0, torch.qint8)
@@ -139,6 +134,17 @@ def test_int8_pair_saturation_model_matches_the_kernel_this_cpu_runs(saturating)
         qlin.scale, qlin.zero_point = float(yp.scale), int(yp.zero_point)
         qx = torch.quantize_per_tensor(x, float(xp.scale), int(xp.zero_point), torch.quint8)
         theirs = qlin(qx).int_repr()
+    return ours, theirs
+
+
+@pytest.mark.parametrize("saturating", [False, True], ids=["plain", "saturating"])
+def test_int8_pair_saturation_model_matches_the_kernel_this_cpu_runs(saturating):
+    """With 8-bit activations, CPUs without VNNI clamp pair sums in int16; the reference models both kernels.
+
+    The model that matches PyTorch on this machine (``int8_pairs_saturate()``) agrees code for code;
+    the other one is far off, so the test also proves that the data exercises the difference.
+    """
+    ours, theirs = _static_linear_codes(saturating)
     worst = (ours.int() - theirs.int()).abs().max().item()
     if saturating == int8_pairs_saturate():
         assert worst <= 1
@@ -148,22 +154,7 @@ def test_int8_pair_saturation_model_matches_the_kernel_this_cpu_runs(saturating)
 
 def test_requantized_linear_matches_torch_static_linear():
     """The static pipeline (int32 bias, requantize) agrees with quantized::linear code for code (±1)."""
-    torch.manual_seed(8)
-    lin = nn.Linear(16, 8)
-    x = torch.rand(4, 16) * 2 - 0.5
-    xp = choose_qparams(x.min(), x.max(), torch.uint8)
-    y = lin(x).detach()
-    yp = choose_qparams(y.min(), y.max(), torch.uint8)
-    w = quantize_weight(lin.weight)
-    x_q = quantize_per_tensor(x, xp.scale, xp.zero_point, torch.uint8)
-    ours, _ = requantized_linear(x_q, xp, w, lin.bias.detach(), yp, saturate_pairs=int8_pairs_saturate())
-    with legacy_quantization():
-        qlin = torch.ao.nn.quantized.Linear(16, 8, dtype=torch.qint8)
-        qw = torch.quantize_per_tensor(lin.weight.detach(), float(w.scale), 0, torch.qint8)
-        qlin.set_weight_bias(qw, lin.bias.detach())
-        qlin.scale, qlin.zero_point = float(yp.scale), int(yp.zero_point)
-        qx = torch.quantize_per_tensor(x, float(xp.scale), int(xp.zero_point), torch.quint8)
-        theirs = qlin(qx).int_repr()
+    ours, theirs = _static_linear_codes(int8_pairs_saturate())
     assert (ours.int() - theirs.int()).abs().max().item() <= 1
     assert (ours == theirs).float().mean().item() > 0.9
 
