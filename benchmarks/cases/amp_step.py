@@ -20,7 +20,18 @@ from benchmarks.catalog import Msg, english
 from benchmarks.config import BenchConfig
 from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
 
-__all__ = ["run", "step_peak_mib"]
+__all__ = ["backward_and_step", "run", "step_peak_mib"]
+
+
+def backward_and_step(loss: torch.Tensor, opt: torch.optim.Optimizer, scaler: torch.amp.GradScaler | None) -> None:
+    """``loss.backward(); opt.step()``, through the GradScaler when there is one."""
+    if scaler is None:
+        loss.backward()
+        opt.step()
+    else:
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()
 
 
 def _mlp(d_in: int, hidden: int) -> nn.Module:
@@ -44,13 +55,7 @@ def _make_step(model: nn.Module, x, y, device: str, dtype: torch.dtype | None, s
                 logits = model(x)
         seen["logits"] = logits.dtype
         loss = nn.functional.cross_entropy(logits.float(), y)
-        if scaler is None:
-            loss.backward()
-            opt.step()
-        else:
-            scaler.scale(loss).backward()
-            scaler.step(opt)
-            scaler.update()
+        backward_and_step(loss, opt, scaler)
         return loss.detach()
 
     return step, seen

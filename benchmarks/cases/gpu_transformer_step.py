@@ -18,7 +18,7 @@ from typing import Callable
 import torch
 from torch import nn
 
-from benchmarks.cases.amp_step import step_peak_mib
+from benchmarks.cases.amp_step import backward_and_step, step_peak_mib
 from benchmarks.catalog import Msg
 from benchmarks.config import BenchConfig
 from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
@@ -75,13 +75,7 @@ def make_step(
                 logits = model(x)
             seen["logits"] = logits.dtype
             loss = nn.functional.cross_entropy(logits.float().flatten(0, 1), y.flatten())
-            if scaler is None:
-                loss.backward()
-                opt.step()
-            else:
-                scaler.scale(loss).backward()
-                scaler.step(opt)
-                scaler.update()
+            backward_and_step(loss, opt, scaler)
             return loss.detach()
         finally:
             torch.set_float32_matmul_precision(previous)
