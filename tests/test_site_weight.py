@@ -19,7 +19,7 @@ KB = 1000
 # kind: (HTML alone, HTML + assets)
 BUDGETS = {
     "page": (250 * KB, 600 * KB),
-    "api": (250 * KB, 600 * KB),
+    "api": (300 * KB, 650 * KB),  # the storage reference documents six modules (float8 and TF32 too)
     "notebook": (200 * KB, 550 * KB),
     "404": (60 * KB, 350 * KB),
 }
