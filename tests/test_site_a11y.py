@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.docs_model import REPO
+from tests.support.site_fixtures import Watched
 
 
 pytestmark = [pytest.mark.site]
@@ -87,19 +88,21 @@ NO_SIDEWAYS_SCROLL = """() => {
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_no_sideways_scroll_on_a_phone(browser, base_url, built_site, lang):
+def test_every_page_loads_cleanly_and_fits_a_phone(browser, base_url, built_site, lang):
+    """One sweep over every built page at a 375 px phone viewport: no console error, no failed or
+    third-party request, and nothing that scrolls the page sideways (long lines scroll in their block)."""
     pages = sorted(p.relative_to(built_site / lang).parent.as_posix() for p in (built_site / lang).glob("**/index.html"))
     assert len(pages) >= 40
-    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    watched = Watched(browser, base_url, viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     wide = {}
     try:
         for rel in pages:
             path = "" if rel == "." else rel + "/"
-            page.goto(f"{base_url}{lang}/{path}", wait_until="load")
-            found = page.evaluate(NO_SIDEWAYS_SCROLL)
+            watched.page.goto(f"{base_url}{lang}/{path}", wait_until="networkidle")
+            found = watched.page.evaluate(NO_SIDEWAYS_SCROLL)
             if found:
                 wide[f"{lang}/{path}"] = found
+        watched.check_clean()
     finally:
-        context.close()
+        watched.context.close()
     assert not wide, "pages that scroll sideways at 375 px:\n" + "\n".join(f"{k}: {v}" for k, v in wide.items())

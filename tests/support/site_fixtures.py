@@ -90,8 +90,8 @@ def browser():
 class Watched:
     """A page plus everything it logged and requested."""
 
-    def __init__(self, browser, base_url):
-        self.context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    def __init__(self, browser, base_url, **context_options):
+        self.context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], **context_options)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.foreign: list[str] = []
