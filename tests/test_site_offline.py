@@ -4,13 +4,12 @@ offline plugin and plain .html URLs, read from the file system in Chromium.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
 
 from tests.support.docs_model import REPO
 from tests.support.site_crawl import Site
+from tests.support.site_fixtures import mkdocs_build
 from tests.test_site_search import search
 
 
@@ -23,12 +22,7 @@ OFFLINE_CONFIGS = {"ja": REPO / "mkdocs.offline.yml", "en": REPO / "mkdocs.en.of
 def offline_site(tmp_path_factory):
     out = tmp_path_factory.mktemp("offline")
     for lang, config in OFFLINE_CONFIGS.items():
-        proc = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out / lang)],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-        )
+        proc = mkdocs_build(config, out / lang)
         assert proc.returncode == 0, f"offline build ({lang}) failed:\n{proc.stdout}\n{proc.stderr}"
     return out
 

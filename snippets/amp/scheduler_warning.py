@@ -23,6 +23,6 @@ with warnings.catch_warnings(record=True) as caught:
         scheduler.step()
         print(f"step {step}: optimizer step skipped {skipped}, next lr {scheduler.get_last_lr()[0]}")
 
-for w in caught:  # zero, one or more warnings: never assume caught[0] exists
+for w in caught:  # zero, one or more warnings: never assume the first one exists
     print(f"{w.category.__name__}: {w.message}")
 print("warnings:", len(caught))

@@ -30,6 +30,16 @@ CHROMIUM_ARGS = [
 ]
 
 
+def mkdocs_build(config, out) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict -f config -d out``, as the site tests run it (output captured)."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """Both languages built once per test run, even with several xdist workers.
@@ -44,12 +54,7 @@ def built_site(tmp_path_factory):
     with FileLock(str(shared / "site.lock")):
         if not (out / ".built").exists() and not failure.exists():
             for lang, config in CONFIGS.items():
-                proc = subprocess.run(
-                    [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out / lang)],
-                    cwd=REPO,
-                    capture_output=True,
-                    text=True,
-                )
+                proc = mkdocs_build(config, out / lang)
                 if proc.returncode != 0:
                     failure.write_text(f"mkdocs build --strict ({lang}) failed:\n{proc.stdout}\n{proc.stderr}")
                     break
