@@ -5,13 +5,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import torch
 
 from reference_impl.amp.autocast_table import OPS, format_autocast_table, probe_autocast
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "snippets" / "amp" / "autocast_op_table.out"
+COMMITTED_CUDA = REPO / "snippets" / "amp" / "autocast_op_table_cuda.out"
 COLUMNS = [(torch.bfloat16, torch.float32), (torch.bfloat16, torch.bfloat16), (torch.float16, torch.float32)]
+CUDA_COLUMNS = [(torch.float16, torch.float32), (torch.float16, torch.float16), (torch.bfloat16, torch.float32)]
 
 
 def test_committed_table_matches_the_installed_torch():
@@ -24,14 +27,54 @@ def test_committed_table_matches_the_installed_torch():
     )
 
 
+def test_committed_cuda_table_matches_the_installed_torch():
+    fresh = format_autocast_table("cuda", CUDA_COLUMNS, fake=True) + "\n"
+    assert COMMITTED_CUDA.read_text() == fresh, (
+        "CUDA's autocast rules changed with this torch; regenerate the table with "
+        "`.venv/bin/python -m pytest tests/test_snippets.py -k autocast_op_table_cuda --update-outputs`, "
+        "review the diff, and update the prose of docs/*/amp/autocast.md#op-table if a row moved"
+    )
+
+
 def test_table_names_the_torch_version():
-    first = COMMITTED.read_text().splitlines()[0]
-    assert first == f"generated with torch {torch.__version__} on cpu"
+    assert COMMITTED.read_text().splitlines()[0] == f"generated with torch {torch.__version__} for cpu"
+    assert COMMITTED_CUDA.read_text().splitlines()[0] == (
+        f"generated with torch {torch.__version__} for cuda (fake tensors: autocast's rules, no kernel ran)"
+    )
 
 
-def test_every_op_appears_once():
-    rows = [line.split()[0] for line in COMMITTED.read_text().splitlines()[4:]]
+@pytest.mark.parametrize("table", [COMMITTED, COMMITTED_CUDA], ids=["cpu", "cuda"])
+def test_every_op_appears_once(table):
+    rows = [line.split()[0] for line in table.read_text().splitlines()[4:]]
     assert len(rows) == len(OPS)
+    assert not any("error" in line for line in table.read_text().splitlines()[4:] if "binary_cross_entropy " not in line)
+
+
+@pytest.mark.parametrize(("autocast_dtype", "input_dtype"), COLUMNS)
+def test_fake_probe_agrees_with_real_kernels_on_cpu(autocast_dtype, input_dtype):
+    # The CUDA table is generated with fake tensors; on the device we can run, the method must
+    # give exactly what real kernels give.
+    real = probe_autocast("cpu", autocast_dtype, input_dtype)
+    assert probe_autocast("cpu", autocast_dtype, input_dtype, fake=True) == real
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize(("autocast_dtype", "input_dtype"), CUDA_COLUMNS)
+def test_fake_probe_agrees_with_real_kernels_on_cuda(autocast_dtype, input_dtype):
+    real = probe_autocast("cuda", autocast_dtype, input_dtype)
+    assert probe_autocast("cuda", autocast_dtype, input_dtype, fake=True) == real
+
+
+def test_cuda_rules_differ_from_cpu_where_the_page_says():
+    cuda = probe_autocast("cuda", torch.float16, fake=True)
+    cpu = probe_autocast("cpu", torch.bfloat16)
+    for op in ("torch.softmax", "torch.log_softmax", "torch.sum", "torch.exp", "F.layer_norm"):
+        assert cuda[op] == "float32" and cpu[op] == "float32", op
+    cuda16 = probe_autocast("cuda", torch.float16, torch.float16, fake=True)
+    cpu16 = probe_autocast("cpu", torch.bfloat16, torch.bfloat16)
+    for op in ("torch.softmax", "torch.sum", "torch.exp", "F.layer_norm"):
+        assert cuda16[op] == "float32" and cpu16[op] == "bfloat16", op
+    assert cuda["F.binary_cross_entropy"] == "error: RuntimeError"
 
 
 def test_the_three_behaviours_the_page_describes():

@@ -6,11 +6,20 @@ them by hand, [`probe_autocast`][reference_impl.amp.autocast_table.probe_autocas
 ``OPS`` inside an autocast region and records the dtype
 of its output, and [`format_autocast_table`][reference_impl.amp.autocast_table.format_autocast_table] prints the
 result. The site shows the table generated this way; its test fails when a new torch changes it.
+
+With ``fake=True`` the operations run on fake tensors
+(``torch._subclasses.fake_tensor.FakeTensorMode``, the machinery ``torch.compile`` traces with):
+no kernel runs and no device is needed, yet autocast's own per-device rules still decide every
+cast, and each operation's shape-and-dtype function gives the output dtype. That is how the CUDA
+table is generated from the installed torch on a machine without a GPU. On the CPU, fake and real
+probes agree for every operation and column (a test checks it); on a GPU, a test compares the two
+for CUDA.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 
 import torch
 import torch.nn.functional as F
@@ -27,6 +36,7 @@ def _inputs(device: str, dtype: torch.dtype) -> dict[str, torch.Tensor]:
     return {
         "a": rand(4, 8),
         "b": rand(8, 8),
+        "c": rand(4, 8),
         "batch": rand(2, 4, 8),
         "image": rand(2, 3, 8, 8),
         "kernel": rand(4, 3, 3, 3),
@@ -43,7 +53,7 @@ OPS: dict[str, Callable[[dict[str, torch.Tensor]], torch.Tensor]] = {
     "a @ b": lambda t: t["a"] @ t["b"],
     "torch.mm": lambda t: torch.mm(t["a"], t["b"]),
     "torch.bmm": lambda t: torch.bmm(t["batch"], t["b"].expand(2, 8, 8)),
-    "torch.addmm": lambda t: torch.addmm(t["b"][:4], t["a"], t["b"]),
+    "torch.addmm": lambda t: torch.addmm(t["c"], t["a"], t["b"]),
     "torch.baddbmm": lambda t: torch.baddbmm(t["batch"], t["batch"], t["b"].expand(2, 8, 8)),
     "F.linear": lambda t: F.linear(t["a"], t["b"]),
     "F.conv1d": lambda t: F.conv1d(t["signal"], t["kernel1d"]),
@@ -57,7 +67,7 @@ OPS: dict[str, Callable[[dict[str, torch.Tensor]], torch.Tensor]] = {
     "torch.log": lambda t: torch.log(t["probs"]),
     "torch.pow": lambda t: torch.pow(t["a"], 2),
     "torch.rsqrt": lambda t: torch.rsqrt(t["probs"]),
-    "a + b": lambda t: t["a"] + t["b"][:4],
+    "a + b": lambda t: t["a"] + t["c"],
     "torch.softmax": lambda t: torch.softmax(t["a"], -1),
     "torch.log_softmax": lambda t: torch.log_softmax(t["a"], -1),
     "F.layer_norm": lambda t: F.layer_norm(t["a"], (8,)),
@@ -69,8 +79,8 @@ OPS: dict[str, Callable[[dict[str, torch.Tensor]], torch.Tensor]] = {
     "torch.cumsum": lambda t: torch.cumsum(t["a"], 0),
     "torch.linalg.vector_norm": lambda t: torch.linalg.vector_norm(t["a"]),
     "torch.cdist": lambda t: torch.cdist(t["a"], t["a"]),
-    "F.mse_loss": lambda t: F.mse_loss(t["a"], t["b"][:4]),
-    "F.l1_loss": lambda t: F.l1_loss(t["a"], t["b"][:4]),
+    "F.mse_loss": lambda t: F.mse_loss(t["a"], t["c"]),
+    "F.l1_loss": lambda t: F.l1_loss(t["a"], t["c"]),
     "F.cross_entropy": lambda t: F.cross_entropy(t["a"], t["labels"]),
     "F.nll_loss": lambda t: F.nll_loss(t["a"], t["labels"]),
     "F.binary_cross_entropy": lambda t: F.binary_cross_entropy(t["probs"], t["probs"]),
@@ -78,8 +88,37 @@ OPS: dict[str, Callable[[dict[str, torch.Tensor]], torch.Tensor]] = {
 }
 
 
+def _fake_inputs(device: str, dtype: torch.dtype, mode) -> dict[str, torch.Tensor]:
+    # Values do not matter to a fake tensor, only shape, dtype and device. Creating them inside
+    # the mode gives a fake CUDA tensor even where torch has no CUDA.
+    like = _inputs("cpu", dtype)
+    with mode:
+        return {k: torch.empty(v.shape, dtype=v.dtype, device=device) for k, v in like.items()}
+
+
+@contextlib.contextmanager
+def _autocast_rules(device_type: str, dtype: torch.dtype) -> Iterator[None]:
+    # What torch.autocast does on entry and exit, without its check that the device is
+    # available (torch.autocast("cuda") on a machine without CUDA warns and disables itself).
+    enabled, previous = torch.is_autocast_enabled(device_type), torch.get_autocast_dtype(device_type)
+    torch.set_autocast_enabled(device_type, True)
+    torch.set_autocast_dtype(device_type, dtype)
+    torch.autocast_increment_nesting()
+    try:
+        yield
+    finally:
+        if torch.autocast_decrement_nesting() == 0:
+            torch.clear_autocast_cache()
+        torch.set_autocast_enabled(device_type, enabled)
+        torch.set_autocast_dtype(device_type, previous)
+
+
 def probe_autocast(
-    device_type: str, autocast_dtype: torch.dtype, input_dtype: torch.dtype = torch.float32
+    device_type: str,
+    autocast_dtype: torch.dtype,
+    input_dtype: torch.dtype = torch.float32,
+    *,
+    fake: bool = False,
 ) -> dict[str, str]:
     """Run every operation of ``OPS`` under autocast and record its output dtype.
 
@@ -87,6 +126,8 @@ def probe_autocast(
         device_type: ``"cpu"`` or ``"cuda"``.
         autocast_dtype: The dtype given to ``torch.autocast``.
         input_dtype: The dtype of the floating-point inputs (float32, or a 16-bit dtype).
+        fake: Run on fake tensors: autocast's rules for ``device_type`` decide the casts, but
+            no kernel runs, so ``"cuda"`` works without a GPU.
 
     Returns:
         ``{op name: output dtype name}``; an operation that raises records
@@ -97,12 +138,21 @@ def probe_autocast(
         'bfloat16'
         >>> probe_autocast("cpu", torch.bfloat16)["F.mse_loss"]
         'float32'
+        >>> probe_autocast("cuda", torch.float16, fake=True)["torch.softmax"]
+        'float32'
     """
-    inputs = _inputs(device_type, input_dtype)
+    if fake:
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        mode = FakeTensorMode()
+        inputs = _fake_inputs(device_type, input_dtype, mode)
+    else:
+        mode = contextlib.nullcontext()
+        inputs = _inputs(device_type, input_dtype)
     result = {}
     for name, op in OPS.items():
         try:
-            with torch.no_grad(), torch.autocast(device_type, dtype=autocast_dtype):
+            with torch.no_grad(), _autocast_rules(device_type, autocast_dtype), mode:
                 out = op(inputs)
             result[name] = str(out.dtype).removeprefix("torch.")
         except (RuntimeError, NotImplementedError) as err:
@@ -110,25 +160,30 @@ def probe_autocast(
     return result
 
 
-def format_autocast_table(device_type: str, columns: Sequence[tuple[torch.dtype, torch.dtype]]) -> str:
+def format_autocast_table(
+    device_type: str, columns: Sequence[tuple[torch.dtype, torch.dtype]], *, fake: bool = False
+) -> str:
     """A plain-text table: one row per operation, one column per (autocast dtype, input dtype).
 
     Args:
         device_type: ``"cpu"`` or ``"cuda"``.
         columns: Pairs ``(autocast dtype, input dtype)``.
+        fake: Probe with fake tensors (see [`probe_autocast`][reference_impl.amp.autocast_table.probe_autocast]);
+            the heading says so.
 
     Returns:
-        The table, headed by the torch version and the device it was generated on.
+        The table, headed by the torch version and the device it was generated for.
 
     Examples:
         >>> format_autocast_table("cpu", [(torch.bfloat16, torch.float32)]).splitlines()[4].split()
         ['a', '@', 'b', 'bfloat16']
     """
-    probed = [probe_autocast(device_type, ac, inp) for ac, inp in columns]
+    probed = [probe_autocast(device_type, ac, inp, fake=fake) for ac, inp in columns]
     short = [(str(ac).removeprefix("torch."), str(inp).removeprefix("torch.")) for ac, inp in columns]
     width = max(len(name) for name in OPS) + 2
     cell = max(12, *(len(c) for col in probed for c in col.values())) + 2
-    lines = [f"generated with torch {torch.__version__} on {device_type}", ""]
+    how = " (fake tensors: autocast's rules, no kernel ran)" if fake else ""
+    lines = [f"generated with torch {torch.__version__} for {device_type}{how}", ""]
     lines.append("autocast dtype".ljust(width) + "".join(ac.rjust(cell) for ac, _ in short))
     lines.append("op / input dtype".ljust(width) + "".join(inp.rjust(cell) for _, inp in short))
     for name in OPS:
