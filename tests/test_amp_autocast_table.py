@@ -77,6 +77,26 @@ def test_cuda_rules_differ_from_cpu_where_the_page_says():
     assert cuda["F.binary_cross_entropy"] == "error: RuntimeError"
 
 
+def test_the_quoted_bce_message_is_what_cuda_autocast_raises():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from reference_impl.amp.autocast_table import _autocast_rules
+
+    mode = FakeTensorMode()
+    with mode:
+        p = torch.empty(4, 8, device="cuda")
+    with pytest.raises(RuntimeError) as err, _autocast_rules("cuda", torch.float16), mode:
+        torch.nn.functional.binary_cross_entropy(p, p)
+    message = " ".join(str(err.value).split())
+    assert message.startswith(
+        "torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to autocast."
+    )
+    assert "binary_cross_entropy_with_logits" in message and "safe to autocast" in message
+    for lang in ("en", "ja"):
+        page = " ".join((REPO / "docs" / lang / "amp" / "autocast.md").read_text().split())
+        assert "are unsafe to autocast.`" in page and "binary_cross_entropy_with_logits" in page
+
+
 def test_the_three_behaviours_the_page_describes():
     cpu = probe_autocast("cpu", torch.bfloat16)
     cpu16 = probe_autocast("cpu", torch.bfloat16, torch.bfloat16)
