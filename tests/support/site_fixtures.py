@@ -41,7 +41,7 @@ def mkdocs_build(config, out) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
+def built_site(tmp_path_factory, worker_id):
     """Both languages built once per test run, even with several xdist workers.
 
     The first worker to take the lock builds into a folder all workers share;
@@ -49,7 +49,11 @@ def built_site(tmp_path_factory):
     """
     from filelock import FileLock
 
-    shared = tmp_path_factory.getbasetemp().parent
+    # Under xdist, the parent of a worker's temporary folder belongs to this run and is shared by
+    # its workers. Without xdist ("master") the parent is pytest's folder for *every* run, so a
+    # site built by an earlier run would be served instead of this checkout's pages.
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if worker_id != "master" else base
     out, failure = shared / "site", shared / "site-build-failure.txt"
     with FileLock(str(shared / "site.lock")):
         if not (out / ".built").exists() and not failure.exists():
