@@ -72,8 +72,14 @@ def test_cuda_rules_differ_from_cpu_where_the_page_says():
         assert cuda[op] == "float32" and cpu[op] == "float32", op
     cuda16 = probe_autocast("cuda", torch.float16, torch.float16, fake=True)
     cpu16 = probe_autocast("cpu", torch.bfloat16, torch.bfloat16)
-    for op in ("torch.softmax", "torch.sum", "torch.exp", "F.layer_norm"):
+    # the ops the page lists as on CUDA's float32 list and in their input dtype on the CPU
+    for op in ("torch.softmax", "torch.log_softmax", "F.layer_norm", "F.group_norm", "torch.sum",
+               "torch.exp", "torch.log", "torch.pow", "torch.rsqrt"):
         assert cuda16[op] == "float32" and cpu16[op] == "bfloat16", op
+    # the ops the page says keep their input dtype on both
+    for op in ("F.relu", "F.gelu", "torch.sigmoid", "torch.tanh", "torch.mean", "F.batch_norm"):
+        assert cuda16[op] == "float16" and cpu16[op] == "bfloat16", op
+        assert cuda[op] == "float32" and cpu[op] == "float32", op
     assert cuda["F.binary_cross_entropy"] == "error: RuntimeError"
 
 

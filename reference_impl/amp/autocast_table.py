@@ -147,13 +147,16 @@ def probe_autocast(
         mode = FakeTensorMode()
         inputs = _fake_inputs(device_type, input_dtype, mode)
     else:
-        mode = contextlib.nullcontext()
         inputs = _inputs(device_type, input_dtype)
     result = {}
     for name, op in OPS.items():
         try:
-            with torch.no_grad(), _autocast_rules(device_type, autocast_dtype), mode:
-                out = op(inputs)
+            if fake:
+                with torch.no_grad(), _autocast_rules(device_type, autocast_dtype), mode:
+                    out = op(inputs)
+            else:  # exactly what a reader writes
+                with torch.no_grad(), torch.autocast(device_type, dtype=autocast_dtype):
+                    out = op(inputs)
             result[name] = str(out.dtype).removeprefix("torch.")
         except (RuntimeError, NotImplementedError) as err:
             result[name] = f"error: {type(err).__name__}"
