@@ -1,0 +1,229 @@
+"""Prove that the tests can fail: break one thing at a time and check that the right test catches it.
+
+Run by ``bash .ci/prove-tests-fail`` (after ``.ci/setup``), in a scratch clone of this checkout
+(its committed state plus the working tree's changes to tracked files), never in the checkout itself.
+
+For every mutation:
+
+1. the selection it names is first run on the **unbroken** tree: it must select at least one
+   test and pass (a ``-k`` that selects nothing exits 5; that is a broken mutation, not a catch);
+2. the mutation is applied and the same selection runs again: pytest must exit with 1 (tests
+   failed, not 2/3/4/5: an error in collection, an internal error, a usage error or no tests
+   would also be non-zero) and a test whose id matches ``expect`` must be among the failures;
+3. the tree is restored.
+
+The baselines are cached per selection, so a selection shared by several mutations runs once.
+The summary lists every mutation as ``caught``, ``NOT CAUGHT`` or ``BROKEN`` (the unbroken run
+failed or selected nothing) and the script exits 1 unless every one was caught.
+
+Usage::
+
+    .venv/bin/python .ci/prove_tests_fail.py            # every mutation
+    .venv/bin/python .ci/prove_tests_fail.py -k float8  # those whose name contains "float8"
+    .venv/bin/python .ci/prove_tests_fail.py --list
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Mutation:
+    name: str
+    shell: str  # a bash command run in the scratch clone's root that breaks one thing
+    pytest: list[str]  # the selection that must catch it
+    expect: str  # regex matched against the failing tests' ids ("file::name[param]")
+    extra: list[str] = field(default_factory=list)  # pytest options for both runs (e.g. --snippets-as-files)
+
+
+HALF = "docs/ja/storage/half-vs-float.md docs/en/storage/half-vs-float.md"
+PRINT_123 = "print(torch.tensor(1.23, dtype=torch.float16).item())"
+
+MUTATIONS: list[Mutation] = [
+    # -- blocks, outputs and warnings (the copy-paste test, in a reader's own virtualenv) --
+    Mutation("broken snippet run alone", "echo 'raise RuntimeError(\"broken on purpose\")' >> snippets/storage/create_dtypes.py",
+             ["tests/test_snippets.py", "-k", "create_dtypes"], r"create_dtypes", ["--snippets-as-files"]),
+    Mutation("broken inline block", f"sed -i 's/{PRINT_123}/{PRINT_123.replace('.item()', '.itemz()')}/' {HALF}",
+             ["tests/test_copy_paste.py", "-k", "half-vs-float.md"], r"test_page_pastes_cleanly\[storage/half-vs-float\.md\]"),
+    Mutation("wrong .out output", "sed -i 's/1.2305/1.2300/' snippets/storage/legacy_half_storage.out",
+             ["tests/test_copy_paste.py", "-k", "half-vs-float.md"], r"test_page_pastes_cleanly\[storage/half-vs-float\.md\]"),
+    Mutation("wrong inline expected output", f"sed -i 's/^1.23046875$/1.23/' {HALF}",
+             ["tests/test_copy_paste.py", "-k", "half-vs-float.md"], r"test_page_pastes_cleanly\[storage/half-vs-float\.md\]"),
+    Mutation("deprecation warning in a block",
+             f"sed -i 's/{PRINT_123}/torch.set_default_tensor_type(torch.FloatTensor); {PRINT_123}/' {HALF}",
+             ["tests/test_copy_paste.py", "-k", "half-vs-float.md"], r"test_page_pastes_cleanly\[storage/half-vs-float\.md\]"),
+    # -- the two languages --
+    Mutation("missing translation (page)", "rm docs/en/storage/index.md", ["tests/test_parity.py"], r"test_parity"),
+    Mutation("heading id differs", "sed -i 's/{#speed}/{#speed-en}/' docs/en/storage/half-vs-float.md",
+             ["tests/test_parity.py"], r"test_parity"),
+    Mutation("code differs between languages",
+             f"sed -i 's/{PRINT_123}/{PRINT_123} /' docs/en/storage/half-vs-float.md", ["tests/test_parity.py"], r"test_parity"),
+    Mutation("stale Japanese section",
+             r"sed -i 's/^# Storage and precision {#storage}$/# Storage and precision {#storage}\n\nA sentence the Japanese page has not caught up with./' docs/en/storage/index.md",
+             ["tests/test_translations.py"], r"test_translations"),
+    # -- lint --
+    Mutation("py fence (silently skipped by pytest-codeblocks)",
+             r"printf '\n```py\nprint(1)\n```\n' | tee -a docs/ja/storage/index.md >> docs/en/storage/index.md",
+             ["tests/test_doc_lint.py"], r"test_doc_lint"),
+    Mutation("unchecked text output",
+             r"printf '\n```text\ninvented output\n```\n' | tee -a docs/ja/storage/index.md >> docs/en/storage/index.md",
+             ["tests/test_doc_lint.py"], r"test_doc_lint"),
+    Mutation("hard-wrapped Japanese paragraph", r"printf '\nこれは折り返した\n日本語の段落です。\n' >> docs/ja/storage/index.md",
+             ["tests/test_doc_lint.py"], r"test_doc_lint"),
+    Mutation("seed-article jargon in prose", r"printf '\nThe seed article gets this wrong.\n' >> docs/en/storage/index.md",
+             ["tests/test_doc_lint.py", "-k", "stand_on_their_own"], r"stand_on_their_own"),
+    Mutation("space splitting Japanese emphasis", r"printf '\nこれは *強調* です。\n' >> docs/ja/storage/index.md",
+             ["tests/test_doc_lint.py", "-k", "splitting_spaces"], r"splitting_spaces"),
+    Mutation("glossary variant (訓練) in Japanese prose", r"printf '\nモデルを訓練します。\n' >> docs/ja/storage/index.md",
+             ["tests/test_glossary.py"], r"test_glossary"),
+    Mutation("snippet relying on an earlier block's import", "sed -i 's/^import torch$/import math/' snippets/storage/create_dtypes.py",
+             ["tests/test_snippets.py", "-k", "defines_what"], r"defines_what"),
+    # -- notebooks --
+    Mutation("failing notebook cell",
+             """python - <<'PY'
+import json
+for lang in ("ja", "en"):
+    p = f"docs/{lang}/notebooks/half-vs-float.ipynb"; nb = json.load(open(p))
+    nb["cells"][2]["source"] = "raise ValueError('broken cell on purpose')"
+    json.dump(nb, open(p, "w"))
+PY""",
+             ["tests/test_notebooks.py", "-k", "half-vs-float"], r"half-vs-float"),
+    # -- the built site in Chromium --
+    Mutation("console error", r"""printf '\n<script>console.error("broken on purpose")</script>\n' | tee -a docs/ja/storage/half-vs-float.md >> docs/en/storage/half-vs-float.md""",
+             ["tests/test_site.py", "-k", "loads_cleanly and ja/storage"], r"loads_cleanly"),
+    Mutation("third-party request (CDN script)",
+             """python - <<'PY'
+p = "mkdocs.yml"; s = open(p).read()
+s = s.replace("extra_javascript:\\n", "extra_javascript:\\n  - https://cdn.jsdelivr.net/npm/foo@1/foo.js\\n", 1)
+open(p, "w").write(s)
+PY""",
+             ["tests/test_site.py", "-k", "loads_cleanly and ja/storage"], r"loads_cleanly"),
+    Mutation("language switch script emptied", ": > docs/overrides/assets/language-switch.js",
+             ["tests/test_site.py", "-k", "language_switch"], r"language_switch"),
+    Mutation("page wider than a phone (every-page sweep)",
+             r"""printf '\n<div style="width: 1200px">too wide on purpose</div>\n' | tee -a docs/ja/guide/tensors.md >> docs/en/guide/tensors.md""",
+             ["tests/test_site_a11y.py", "-k", "every_page and en"], r"every_page"),
+    Mutation("spawn example without its save-as title (copy-paste test)",
+             """sed -i 's/```python title="ddp_spawn.py"/```python/' docs/ja/guide/applied/distributed.md docs/en/guide/applied/distributed.md""",
+             ["tests/test_copy_paste.py", "-k", "distributed.md"], r"distributed\.md"),
+]
+
+
+def sh(cmd: str, cwd: Path, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", cmd], cwd=cwd, text=True, capture_output=True, **kw)
+
+
+def outcomes(xml_path: Path) -> tuple[int, list[str]]:
+    """(tests run, ids of failed/errored tests) from a junit XML file."""
+    if not xml_path.exists():
+        return 0, []
+    root = ET.parse(xml_path).getroot()
+    run, failed = 0, []
+    for case in root.iter("testcase"):
+        if case.find("skipped") is not None:
+            continue
+        run += 1
+        if case.find("failure") is not None or case.find("error") is not None:
+            module = case.get("classname", "").replace(".", "/")
+            failed.append(f"{module}.py::{case.get('name')}")
+    return run, failed
+
+
+def run_pytest(clone: Path, args: list[str], tag: str) -> tuple[int, int, list[str], str]:
+    xml = clone.parent / f"{tag}.xml"
+    xml.unlink(missing_ok=True)
+    proc = subprocess.run(
+        [str(clone / ".venv/bin/python"), "-m", "pytest", "-p", "no:cacheprovider", "-q", "-p", "no:randomly",
+         f"--junitxml={xml}", *args],
+        cwd=clone, text=True, capture_output=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    run, failed = outcomes(xml)
+    return proc.returncode, run, failed, (proc.stdout + proc.stderr)[-2500:]
+
+
+def restore(clone: Path) -> None:
+    sh("git checkout -q -- . && git clean -qfd -e .venv -e node_modules", clone)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("-k", default="", help="only mutations whose name contains this text")
+    parser.add_argument("--list", action="store_true")
+    args = parser.parse_args()
+    chosen = [m for m in MUTATIONS if args.k.lower() in m.name.lower()]
+    if args.list:
+        for m in chosen:
+            print(f"{m.name}: {' '.join(m.pytest + m.extra)}  (expects {m.expect})")
+        return 0
+    if not chosen:
+        print(f"no mutation matches {args.k!r}")
+        return 2
+    scratch = Path(tempfile.mkdtemp(prefix="prove-tests-fail-"))
+    clone = scratch / "repo"
+    try:
+        subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
+        # the working tree's changes to tracked files and its new files, so uncommitted work is proved too
+        diff = subprocess.run(["git", "diff", "HEAD", "--binary"], cwd=REPO, capture_output=True, check=True).stdout
+        if diff:
+            subprocess.run(["git", "apply", "--whitespace=nowarn"], cwd=clone, input=diff, check=True)
+        for rel in subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=REPO,
+                                  capture_output=True, text=True, check=True).stdout.splitlines():
+            (clone / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / rel, clone / rel)
+        sh("git add -A && git -c user.name=p -c user.email=p@p commit -qm 'working tree' --allow-empty", clone)
+        for shared in (".venv", "node_modules"):
+            if (REPO / shared).exists():
+                (clone / shared).symlink_to(REPO / shared)
+        baselines: dict[str, tuple[bool, str]] = {}
+        results = []
+        for n, m in enumerate(chosen, 1):
+            t0 = time.time()
+            selection = m.pytest + m.extra
+            key = json.dumps(selection)
+            if key not in baselines:
+                code, run, failed, tail = run_pytest(clone, selection, f"base{n}")
+                ok = code == 0 and run > 0
+                why = "" if ok else (f"selects no test (exit {code})" if run == 0 else f"fails unbroken (exit {code}): {failed[:3]}\n{tail}")
+                baselines[key] = (ok, why)
+            ok, why = baselines[key]
+            if not ok:
+                status, detail = "BROKEN", why
+            else:
+                applied = sh(m.shell, clone)
+                if applied.returncode != 0 or not sh("git status --porcelain", clone).stdout.strip():
+                    status, detail = "BROKEN", f"the mutation changed nothing or failed: {applied.stderr[-500:]}"
+                else:
+                    code, run, failed, tail = run_pytest(clone, selection, f"mut{n}")
+                    hit = [f for f in failed if re.search(m.expect, f)]
+                    if code == 1 and hit:
+                        status, detail = "caught", hit[0]
+                    else:
+                        status = "NOT CAUGHT"
+                        detail = f"exit {code}, failed: {failed[:3] or 'none'} (expected one matching {m.expect!r})\n{tail if code != 1 else ''}"
+            restore(clone)
+            results.append((status, m.name))
+            print(f"{status}: {m.name} -> {detail.strip()[:400]}  ({time.time() - t0:.0f} s)", flush=True)
+        caught = sum(s == "caught" for s, _ in results)
+        print(f"\n{caught} of {len(results)} mutations caught"
+              + "".join(f"\n  {s}: {name}" for s, name in results if s != "caught"))
+        return 0 if caught == len(results) else 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
