@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.support import warning_policy
+from docs_tools import warning_policy
 
 pytest_plugins = [
     "tests.support.tested_with",  # --record-tested-with (docs/tested-with.json)

@@ -25,7 +25,7 @@ from reference_impl.checkpoint import (
     stale_temp_files,
 )
 from reference_impl.errors import ConfigError, NotAModuleError, ReferenceImplError
-from tests.support.docs_model import REPO
+from docs_tools.docs_model import REPO
 
 
 def _old_and_new(tmp_path):

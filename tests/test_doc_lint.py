@@ -13,7 +13,7 @@ from tests.support.docs_lint import (
     jargon_problems,
     third_party_assets,
 )
-from tests.support.docs_model import CONFIGS, DOCS, LANGS, REPO, SNIPPETS, markdown_pages, prose_sources
+from docs_tools.docs_model import CONFIGS, DOCS, LANGS, REPO, SNIPPETS, markdown_pages, prose_sources
 
 PAGES = markdown_pages()
 
@@ -44,7 +44,7 @@ def test_japanese_paragraphs_are_not_hard_wrapped(page):
     hits = japanese_wrap_problems(page)
     assert not hits, (
         "a line break inside a Japanese paragraph renders as a visible space; "
-        f"run `python -m tests.support.reflow_ja docs/ja/{page.rel}`:\n" + "\n".join(hits)
+        f"run `python -m docs_tools.reflow_ja docs/ja/{page.rel}`:\n" + "\n".join(hits)
     )
 
 
@@ -84,7 +84,7 @@ def test_every_snippet_is_shown_with_its_output():
 
 
 def test_docs_tree_has_only_the_two_languages():
-    extra = sorted(p.name for p in DOCS.iterdir() if p.is_dir() and p.name not in {*LANGS, "overrides"})
+    extra = sorted(p.name for p in DOCS.iterdir() if p.is_dir() and p.name not in {*LANGS, "overrides", "hooks"})
     assert not extra, f"unexpected folders in docs/: {extra}"
 
 
@@ -106,5 +106,5 @@ def test_japanese_emphasis_and_links_have_no_splitting_spaces(name, text):
     problems = japanese_typography_problems(name, text)
     assert not problems, (
         "a space next to ** / * or after a link shows as a gap inside a Japanese sentence; "
-        f"`python -m tests.support.docs_lint --fix-ja {name}` removes them:\n" + "\n".join(problems)
+        f"`python -m docs_tools.typography_ja {name}` removes them:\n" + "\n".join(problems)
     )

@@ -1,4 +1,4 @@
-"""One concept, one Japanese term (docs/glossary.yml, see tests/support/glossary.py)."""
+"""One concept, one Japanese term (docs/glossary.yml, see docs_tools/glossary.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from tests.support import glossary
-from tests.support.docs_model import prose_sources
+from docs_tools import glossary
+from docs_tools.docs_model import prose_sources
 
 DATA = glossary.load()
 # The glossary page itself lists the variants on purpose.
@@ -17,7 +17,7 @@ JA = [(name, text) for name, text in prose_sources("ja") if name != "docs/ja/glo
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_glossary_page_is_generated_from_the_data(lang):
     assert glossary.page_path(lang).read_text(encoding="utf-8") == glossary.render(lang, DATA), (
-        f"docs/{lang}/glossary.md differs from docs/glossary.yml; run `python -m tests.support.glossary --write`"
+        f"docs/{lang}/glossary.md differs from docs/glossary.yml; run `python -m docs_tools.glossary --write`"
     )
 
 

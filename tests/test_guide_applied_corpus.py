@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tests.support.docs_model import REPO
+from docs_tools.docs_model import REPO
 
 CORPUS = REPO / "snippets" / "guide" / "applied" / "data" / "topics.tsv"
 

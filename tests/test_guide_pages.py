@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.support.docs_model import DOCS, LANGS, page
+from docs_tools.docs_model import DOCS, LANGS, page
 
 CHAPTERS = sorted(
     p.name for p in (DOCS / "en" / "guide").glob("*.md") if p.name != "index.md"

@@ -16,7 +16,7 @@ import os
 import subprocess
 import sys
 
-from tests.support.docs_model import REPO
+from docs_tools.docs_model import REPO
 
 AVX2_DISPATCH = {
     "ATEN_CPU_CAPABILITY": "avx2",

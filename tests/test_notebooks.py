@@ -14,17 +14,17 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from tests.support.docs_model import DOCS, REPO, page_files
+from docs_tools.docs_model import DOCS, REPO, page_files
 
 NOTEBOOKS = [rel for rel in page_files("ja") if rel.endswith(".ipynb")]
 
 
 def _policy_cell() -> str:
-    """First cell: the same warnings policy as every other test (tests/support/warning_policy.py)."""
+    """First cell: the same warnings policy as every other test (docs_tools/warning_policy.py)."""
     return (
         "import sys\n"
         f"sys.path.insert(0, {str(REPO)!r})\n"
-        "from tests.support import warning_policy\n"
+        "from docs_tools import warning_policy\n"
         "warning_policy.install()\n"
         "del sys.path[0]\n"
     )

@@ -11,7 +11,7 @@ import difflib
 
 import pytest
 
-from tests.support.docs_model import (
+from docs_tools.docs_model import (
     DOCS,
     load_config,
     nav_files,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.docs_model import REPO
+from docs_tools.docs_model import REPO
 from tests.support.site_fixtures import Watched
 
 

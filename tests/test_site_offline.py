@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.docs_model import REPO
+from docs_tools.docs_model import REPO
 from tests.support.site_crawl import Site
 from tests.support.site_fixtures import mkdocs_build
 from tests.test_site_search import search

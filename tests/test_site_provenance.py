@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.support.docs_model import REPO
+from docs_tools.docs_model import REPO
 from tests.support.tested_with import STAMP
 
 

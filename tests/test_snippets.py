@@ -9,9 +9,10 @@ snippet (``test_snippet_defines_what_it_uses``).
 
 A snippet ``snippets/a/b.py`` may have ``snippets/a/b.out``: its stdout as recorded,
 which pages include right under the code. Text must match exactly; numbers too, unless
-the snippet declares ``# output-tolerance: rel=... abs=...`` (tests/support/outputs.py).
-The header comments, and ``b.avx2.out`` (the output on CPUs without AVX-512), are described
-in tests/support/snippets.py.
+a ``[[tolerance]]`` rule in the snippet's sidecar ``b.test.toml`` covers that number
+(docs_tools/outputs.py). The sidecar (how the tests run the snippet: requirements, timeout,
+allowed stderr lines, figures; never in the code readers copy) and ``b.avx2.out`` (the output
+on CPUs without AVX-512) are described in docs_tools/snippets.py.
 
 Run with ``--update-outputs`` to rewrite existing .out files from a real run
 (to start checking a new snippet, create an empty .out next to it first).
@@ -21,23 +22,28 @@ from __future__ import annotations
 
 import builtins
 import functools
-import re
 import subprocess
 import symtable
 import sys
 
 import pytest
 
-from tests.support.docs_model import REPO, SNIPPETS, markdown_pages
-from tests.support.outputs import compare_outputs, normalize_output, parse_tolerance
-from tests.support.snippets import expected_output_file, snippet_env, snippet_headers
+from docs_tools.docs_model import REPO, SNIPPETS, markdown_pages
+from docs_tools.outputs import compare_outputs, normalize_output, unused_rules
+from docs_tools.snippets import (
+    expected_output_file,
+    sidecar_problems,
+    skip_reason,
+    snippet_env,
+    snippet_meta,
+    tolerance_rules,
+)
 
 
 def _params():
     params = []
     for path in sorted(SNIPPETS.rglob("*.py")):
-        headers = snippet_headers(path)
-        marks = [pytest.mark.cuda] if "cuda" in headers.get("requires", []) else []
+        marks = [pytest.mark.cuda] if "cuda" in snippet_meta(path).requires else []
         params.append(pytest.param(path, id=str(path.relative_to(SNIPPETS)), marks=marks))
     return params
 
@@ -85,10 +91,11 @@ def test_snippet(path, tmp_path, request):
     as_files = request.config.getoption("--snippets-as-files") or request.config.getoption("--update-outputs")
     if not as_files and rel_posix in _shown_on_a_page():
         pytest.skip("runs pasted in page order in test_copy_paste.py; alone with --snippets-as-files")
-    headers = snippet_headers(path)
-    for module in headers.get("requires-module", []):
-        pytest.importorskip(module)
-    timeout = int(headers.get("timeout", ["300"])[0])
+    meta = snippet_meta(path)
+    reason = skip_reason(meta)
+    if reason:
+        pytest.skip(reason)
+    timeout = meta.timeout
     proc = subprocess.run(
         [sys.executable, str(path)],
         cwd=tmp_path,
@@ -99,24 +106,39 @@ def test_snippet(path, tmp_path, request):
     )
     rel = path.relative_to(REPO)
     assert proc.returncode == 0, f"{rel} failed (exit {proc.returncode}):\n{proc.stderr}"
-    tolerated = [re.compile(p) for p in headers.get("allow-stderr", [])]
-    stderr = [ln for ln in proc.stderr.splitlines() if ln.strip() and not any(p.search(ln) for p in tolerated)]
+    stderr = [ln for ln in proc.stderr.splitlines() if not meta.stderr_allowed(ln)]
     assert not stderr, f"{rel} wrote to stderr (a warning or log?):\n{proc.stderr}"
-    for figure in headers.get("figure", []):
-        assert (tmp_path / figure).is_file(), f"{rel} declares '# figure: {figure}' but did not save it"
+    for figure in meta.figure:
+        assert (tmp_path / figure).is_file(), f"{rel}: its sidecar declares figure {figure!r} but the script did not save it"
     expected_file = expected_output_file(path)
     if request.config.getoption("--update-outputs"):
         if expected_file.exists():  # create an empty .out first to start checking a new snippet
             expected_file.write_text(normalize_output(proc.stdout) + "\n", encoding="utf-8")
         return
     if expected_file.exists():
-        tolerance = headers.get("output-tolerance")
-        problem = compare_outputs(
-            expected_file.read_text(encoding="utf-8"), proc.stdout, parse_tolerance(tolerance[0]) if tolerance else None
-        )
+        problem = compare_outputs(expected_file.read_text(encoding="utf-8"), proc.stdout, tolerance_rules(meta))
         assert problem is None, (
             f"{rel}: real output differs from {expected_file.relative_to(REPO)} (shown on the site): {problem}\n"
             f"--- shown\n{normalize_output(expected_file.read_text(encoding='utf-8'))}\n"
             f"--- real\n{normalize_output(proc.stdout)}\n"
             "(rerun with --update-outputs if the change is intended; see README 'Printed numbers')"
         )
+
+
+def test_sidecars_are_valid_and_harness_comments_stay_out_of_the_code():
+    """Every ``name.test.toml`` parses (no unknown key, every allow-stderr/tolerance has its why)
+    and sits next to its ``name.py``; no snippet still carries ``# requires:``-style comments."""
+    problems = sidecar_problems()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in sorted(SNIPPETS.rglob("*.py")) if snippet_meta(p).tolerance], ids=lambda p: str(p.relative_to(SNIPPETS))
+)
+def test_every_tolerance_rule_covers_a_shown_number(path):
+    """A ``[[tolerance]]`` rule that covers no number with a fraction in the shown output is a mistake."""
+    rules = tolerance_rules(snippet_meta(path))
+    outs = [p for p in (path.with_suffix(".out"), path.with_suffix(".avx2.out")) if p.exists()]
+    assert outs, f"{path.relative_to(REPO)} declares tolerance rules but has no .out"
+    unused = [r for r in rules if all(r in unused_rules(p.read_text(encoding="utf-8"), rules) for p in outs)]
+    assert not unused, f"{path.relative_to(REPO)}: rules that cover no shown number: {[str(r) for r in unused]}"

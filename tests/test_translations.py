@@ -1,15 +1,15 @@
-"""A Japanese section whose English section changed since it was last revised fails here (tests/support/translations.py)."""
+"""A Japanese section whose English section changed since it was last revised fails here (docs_tools/translations.py)."""
 
 from __future__ import annotations
 
-from tests.support import translations
+from docs_tools import translations
 
 
 def test_japanese_sections_are_revised_after_english_changes():
     problems = translations.stale()
     assert not problems, (
         "revise these Japanese sections against the English, then record them with "
-        "`python -m tests.support.translations --update docs/ja/<page>`:\n" + "\n".join(problems)
+        "`python -m docs_tools.translations --update docs/ja/<page>`:\n" + "\n".join(problems)
     )
 
 

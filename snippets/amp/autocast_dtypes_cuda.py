@@ -1,4 +1,3 @@
-# requires: cuda
 import torch
 import torch.nn.functional as F
 

@@ -1,6 +1,3 @@
-# output-tolerance: rel=0.5
-# (the errors are printed to one digit; float32's own error moves between 3e-07 and 4e-07 with
-#  the CPU's matmul kernels: AMX, AVX-512, AVX2)
 import copy
 
 import torch

@@ -1,4 +1,3 @@
-# figure: loss_scale.svg
 import os
 
 import matplotlib
@@ -8,7 +7,7 @@ import matplotlib.pyplot as plt
 from matplotlib import font_manager
 import torch
 
-# The Japanese pages show this figure with Japanese labels: FIGURE_LANG=ja python plot_loss_scale.py
+# Labels in English; FIGURE_LANG=ja python plot_loss_scale.py draws them in Japanese (as on the Japanese pages).
 JA = os.environ.get("FIGURE_LANG") == "ja"
 if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont raises ValueError without it
     font_manager.findfont("IPAGothic", fallback_to_default=False)
@@ -16,8 +15,9 @@ if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont rai
 plt.rcParams["svg.fonttype"] = "path"  # text drawn as outlines: the SVG needs no font where it is viewed
 
 
-def tr(en, ja):
-    return ja if JA else en
+def localized(english, japanese):
+    """The label in the language chosen by FIGURE_LANG."""
+    return japanese if JA else english
 
 
 torch.manual_seed(0)
@@ -46,11 +46,11 @@ print("skipped steps:", skipped)
 print("injected:", sorted(inject))
 
 fig, ax = plt.subplots(figsize=(7, 3.4), layout="constrained")
-ax.step(range(60), scales, where="post", label=tr("scale used at the step", "そのステップで使ったスケール"))
-ax.scatter(skipped, [scales[s] for s in skipped], color="red", zorder=3, label=tr("skipped step (inf/NaN gradient)", "スキップしたステップ(勾配に inf/NaN)"))
-ax.scatter(sorted(inject), [scales[s] * 1.5 for s in sorted(inject)], marker="v", color="black", label=tr("inf injected", "inf を注入"))
+ax.step(range(60), scales, where="post", label=localized("scale used at the step", "そのステップで使ったスケール"))
+ax.scatter(skipped, [scales[s] for s in skipped], color="red", zorder=3, label=localized("skipped step (inf/NaN gradient)", "スキップしたステップ(勾配に inf/NaN)"))
+ax.scatter(sorted(inject), [scales[s] * 1.5 for s in sorted(inject)], marker="v", color="black", label=localized("inf injected", "inf を注入"))
 ax.set_yscale("log", base=2)
-ax.set_xlabel(tr("training step", "学習ステップ"))
-ax.set_ylabel(tr("loss scale", "損失スケール"))
+ax.set_xlabel(localized("training step", "学習ステップ"))
+ax.set_ylabel(localized("loss scale", "損失スケール"))
 ax.legend(loc="lower right", fontsize=8)
 fig.savefig("loss_scale.svg", metadata={"Date": None})

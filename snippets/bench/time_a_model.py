@@ -1,5 +1,3 @@
-# allow-stderr: ^USDT:.*SyncActivityProfilerHandler
-# (the profiler's own start/stop log lines on stderr; harmless)
 # Times a small model twice: directly with torch.utils.benchmark, and the way older
 # blog posts do it (wall clock around a loop inside torch.profiler.profile).
 # The printed times depend on your machine, so the page shows no output for it.

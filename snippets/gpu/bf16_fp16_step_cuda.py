@@ -1,4 +1,3 @@
-# requires: cuda
 import torch
 from torch import nn
 

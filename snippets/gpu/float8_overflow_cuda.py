@@ -1,4 +1,3 @@
-# requires: cuda
 import torch
 
 x = torch.tensor([448.0, 464.0, 465.0, 1000.0, 60000.0, 61440.0, float("inf"), float("nan")])

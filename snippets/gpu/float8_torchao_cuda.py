@@ -1,6 +1,3 @@
-# requires: cuda
-# allow-stderr: ^Failed to load .*torchao/_C_
-# allow-stderr: _pytree\.py:\d+\] <enum 'KernelPreference'> is an Enum subclass
 import torch
 from torch import nn
 from torchao.float8 import convert_to_float8_training

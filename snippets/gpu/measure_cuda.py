@@ -1,4 +1,3 @@
-# requires: cuda
 import time
 
 import torch

@@ -1,5 +1,3 @@
-# allow-stderr: ^USDT:.*\] profiler_(start|stop)$
-# (Kineto, the profiler library, logs these two lines to stderr)
 import torch
 from torch.profiler import ProfilerActivity, profile
 

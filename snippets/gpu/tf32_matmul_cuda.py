@@ -1,4 +1,3 @@
-# requires: cuda
 import torch
 
 from reference_impl.storage import float32_to_tf32

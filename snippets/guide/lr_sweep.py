@@ -1,7 +1,4 @@
 """Check 'recommended learning rates' by running them: test accuracy after 10 epochs on digits."""
-# output-tolerance: abs=0.12
-# (the cells where training is unstable, lr 0.1 and 1 for SGD and RMSprop, end 0.01-0.09 apart
-#  on AMX, AVX-512 and AVX2 CPUs; the stable cells agree to the last digit)
 
 import torch
 from sklearn.datasets import load_digits

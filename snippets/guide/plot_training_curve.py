@@ -1,4 +1,3 @@
-# figure: training_curve.svg
 """Draw training loss and validation accuracy per epoch for the digits MLP."""
 
 import os
@@ -13,7 +12,7 @@ from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 from torch import nn
 
-# The Japanese pages show this figure with Japanese labels: FIGURE_LANG=ja python plot_training_curve.py
+# Labels in English; FIGURE_LANG=ja python plot_training_curve.py draws them in Japanese (as on the Japanese pages).
 JA = os.environ.get("FIGURE_LANG") == "ja"
 if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont raises ValueError without it
     font_manager.findfont("IPAGothic", fallback_to_default=False)
@@ -21,8 +20,9 @@ if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont rai
 plt.rcParams["svg.fonttype"] = "path"  # text drawn as outlines: the SVG needs no font where it is viewed
 
 
-def tr(en, ja):
-    return ja if JA else en
+def localized(english, japanese):
+    """The label in the language chosen by FIGURE_LANG."""
+    return japanese if JA else english
 
 
 torch.manual_seed(0)
@@ -62,10 +62,10 @@ epochs = range(1, 31)
 for name, (losses, accs) in history.items():
     ax1.plot(epochs, losses, label=name)
     ax2.plot(epochs, accs, label=name)
-ax1.set(xlabel=tr("epoch", "エポック"), ylabel=tr("training loss", "学習損失"), yscale="log",
-        title=tr("Training loss", "学習損失"))
-ax2.set(xlabel=tr("epoch", "エポック"), ylabel=tr("accuracy", "正解率"), ylim=(0.5, 1.0),
-        title=tr("Validation accuracy", "検証データでの正解率"))
+ax1.set(xlabel=localized("epoch", "エポック"), ylabel=localized("training loss", "学習損失"), yscale="log",
+        title=localized("Training loss", "学習損失"))
+ax2.set(xlabel=localized("epoch", "エポック"), ylabel=localized("accuracy", "正解率"), ylim=(0.5, 1.0),
+        title=localized("Validation accuracy", "検証データでの正解率"))
 ax2.legend(loc="lower right")
 for ax in (ax1, ax2):
     ax.grid(True, alpha=0.3)

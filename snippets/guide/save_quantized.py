@@ -1,7 +1,3 @@
-# allow-stderr: ^Failed to load .*torchao/_C_
-# allow-stderr: _pytree\.py:\d+\] <enum 'KernelPreference'> is an Enum subclass
-# (torchao 0.18 prints these import notices on a CPU-only machine: its CUDA
-#  extensions cannot load there, and it registers an enum torch 2.13 no longer needs.)
 import io
 import warnings
 

@@ -1,4 +1,3 @@
-# requires-module: torchvision
 """The usual path for image datasets: torchvision. Never downloads in this site's tests."""
 
 from pathlib import Path

@@ -1,10 +1,3 @@
-# requires-module: onnxruntime
-# allow-stderr: torchvision is not installed\. Skipping torchvision::
-# allow-stderr: ^WARNING:root:Please consider to run pre-processing before quantization
-# allow-stderr: ^WARNING:root:Incomplete symbolic shape inference
-# (the exporter logs which optional torchvision ops it skips; onnxruntime's quantizer logs
-#  its pre-processing advice for the first, deliberately unprepared, attempt below; with
-#  torch 2.11's exporter its symbolic shape inference also logs that it is incomplete.)
 import tempfile
 import warnings
 from pathlib import Path

@@ -1,6 +1,3 @@
-# output-tolerance: abs=0.015
-# (accuracies on 360 test digits: one or two digits more or fewer are classified right with
-#  another CPU's float and int8 kernels; 0.963 became 0.965 with AVX2 kernels)
 import warnings
 
 import torch

@@ -1,9 +1,3 @@
-# allow-stderr: ^Failed to load .*torchao/_C_
-# allow-stderr: _pytree\.py:\d+\] <enum 'KernelPreference'> is an Enum subclass
-# (torchao 0.18 prints these import notices on a CPU-only machine: its CUDA
-#  extensions cannot load there, and it registers an enum torch 2.13 no longer needs.)
-# output-tolerance: rel=0.05
-# (the int8 errors move in the second digit with the CPU's kernels: 6.4e-03 with AVX-512, 6.2e-03 with AVX2)
 import copy
 
 import torch

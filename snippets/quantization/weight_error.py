@@ -1,4 +1,3 @@
-# figure: weight_error.svg
 import os
 
 import matplotlib
@@ -18,7 +17,7 @@ from reference_impl.quantization import (
     quantize_per_tensor,
 )
 
-# The Japanese pages show this figure with Japanese labels: FIGURE_LANG=ja python weight_error.py
+# Labels in English; FIGURE_LANG=ja python weight_error.py draws them in Japanese (as on the Japanese pages).
 JA = os.environ.get("FIGURE_LANG") == "ja"
 if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont raises ValueError without it
     font_manager.findfont("IPAGothic", fallback_to_default=False)
@@ -26,8 +25,9 @@ if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont rai
 plt.rcParams["svg.fonttype"] = "path"  # text drawn as outlines: the SVG needs no font where it is viewed
 
 
-def tr(en, ja):
-    return ja if JA else en
+def localized(english, japanese):
+    """The label in the language chosen by FIGURE_LANG."""
+    return japanese if JA else english
 
 
 torch.set_num_threads(1)
@@ -59,9 +59,9 @@ print(f"row scales range from {pc.scale.min().item():.2e} to {pc.scale.max().ite
 
 fig, ax = plt.subplots(figsize=(7, 3.4), layout="constrained")
 bins = torch.linspace(-pt.scale.item() / 2, pt.scale.item() / 2, 61)
-ax.hist(err_tensor.flatten(), bins=bins, alpha=0.6, label=tr("per tensor", "テンソル単位"))
-ax.hist(err_channel.flatten(), bins=bins, alpha=0.6, label=tr("per channel", "チャネル単位"))
-ax.set_xlabel(tr("quantization error of the first layer's weights (int8, symmetric)", "1 層目の重みの量子化誤差(int8、対称)"))
-ax.set_ylabel(tr("weights", "重みの個数"))
+ax.hist(err_tensor.flatten(), bins=bins, alpha=0.6, label=localized("per tensor", "テンソル単位"))
+ax.hist(err_channel.flatten(), bins=bins, alpha=0.6, label=localized("per channel", "チャネル単位"))
+ax.set_xlabel(localized("quantization error of the first layer's weights (int8, symmetric)", "1 層目の重みの量子化誤差(int8、対称)"))
+ax.set_ylabel(localized("weights", "重みの個数"))
 ax.legend()
 fig.savefig("weight_error.svg", metadata={"Date": None})

@@ -1,4 +1,3 @@
-# requires: cuda
 import torch
 
 device = torch.device("cuda")

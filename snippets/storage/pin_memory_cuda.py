@@ -1,4 +1,3 @@
-# requires: cuda
 import torch
 
 torch.manual_seed(0)

@@ -1,4 +1,3 @@
-# figure: representable_near_1_23.svg
 import os
 
 import matplotlib
@@ -8,7 +7,7 @@ import matplotlib.pyplot as plt
 from matplotlib import font_manager
 import torch
 
-# The Japanese pages show this figure with Japanese labels: FIGURE_LANG=ja python plot_representable.py
+# Labels in English; FIGURE_LANG=ja python plot_representable.py draws them in Japanese (as on the Japanese pages).
 JA = os.environ.get("FIGURE_LANG") == "ja"
 if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont raises ValueError without it
     font_manager.findfont("IPAGothic", fallback_to_default=False)
@@ -16,8 +15,9 @@ if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont rai
 plt.rcParams["svg.fonttype"] = "path"  # text drawn as outlines: the SVG needs no font where it is viewed
 
 
-def tr(en, ja):
-    return ja if JA else en
+def localized(english, japanese):
+    """The label in the language chosen by FIGURE_LANG."""
+    return japanese if JA else english
 
 
 LOW, HIGH, TARGET = 1.0, 1.5, 1.23
@@ -36,7 +36,7 @@ for row, dtype in enumerate(formats):
     stored = torch.tensor(TARGET).to(dtype).item()
     ax.plot([stored], [y], "o", color="tab:red", ms=5)
     ax.annotate(
-        tr(f"{stored:.6g} ({(stored - TARGET) / TARGET:+.2%}), {len(near)} values in [1, 1.5]",
+        localized(f"{stored:.6g} ({(stored - TARGET) / TARGET:+.2%}), {len(near)} values in [1, 1.5]",
            f"{stored:.6g}({(stored - TARGET) / TARGET:+.2%})、[1, 1.5] に {len(near)} 個の値"),
         (stored, y + 0.33), fontsize=8, ha="left", va="bottom",
     )
@@ -44,6 +44,6 @@ ax.axvline(TARGET, color="grey", ls=":", lw=1)
 ax.set_xlim(LOW - 0.02, HIGH + 0.02)
 ax.set_ylim(-0.6, len(formats) - 0.1)
 ax.set_yticks(range(len(formats)), [str(d).removeprefix("torch.") for d in reversed(formats)])
-ax.set_xlabel(tr("value (blue: representable values; red: where 1.23 is stored; dotted: 1.23)",
+ax.set_xlabel(localized("value (blue: representable values; red: where 1.23 is stored; dotted: 1.23)",
                  "値(青: 表現できる値、赤: 1.23 が格納される値、点線: 1.23)"))
 fig.savefig("representable_near_1_23.svg", metadata={"Date": None})

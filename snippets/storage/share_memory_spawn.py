@@ -1,4 +1,3 @@
-# timeout: 120
 import torch
 import torch.multiprocessing as mp
 

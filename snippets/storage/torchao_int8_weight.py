@@ -1,8 +1,3 @@
-# requires-module: torchao
-# allow-stderr: ^Failed to load .*torchao.*\.so
-# allow-stderr: _pytree\.py.*register_constant
-# (torchao 0.18 prints notices on import: optional CUDA kernels it cannot load on a CPU
-#  machine, and a torch log line about its enum registration; neither affects this code.)
 import torch
 from torch import nn
 from torchao.quantization import Int8WeightOnlyConfig, quantize_

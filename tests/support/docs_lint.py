@@ -7,10 +7,12 @@ but never shown. Each rule returns a list of problems (empty when fine).
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import PurePosixPath
 
-from tests.support.docs_model import REPO, Page, wrapped_prose_lines
+from docs_tools.docs_model import REPO, Page, prose_lines, wrapped_prose_lines
+from docs_tools.snippets import CUDA_CODE, snippet_meta
 
 # Fence info strings a page may use, and why each is safe.
 ALLOWED_INFO = {
@@ -24,21 +26,29 @@ ALLOWED_INFO = {
 }
 ALLOWED_MARKERS = re.compile(
     r"^(pytest\.mark\.cuda"
-    r"|pytest\.mark\.skipif\(.*reason=.*\)"
+    r"|pytest\.mark\.skipif\(.*\)"  # only a condition of SKIPIF_CONDITIONS, with a reason (skipif_problem)
     r"|pytest-codeblocks:(expected-output|expected-output-ignore-whitespace|cont|importorskip\(\w+\)))$"
 )
+# The only conditions a page may skip a block under, and why each is safe. A block is never
+# switched off for good (``skipif(True, ...)``): each condition is false on some machine that runs the suite.
+SKIPIF_CONDITIONS = {
+    '__import__("torch").accelerator.is_available()': (
+        "the block shows what a machine WITHOUT an accelerator prints (CPU fallbacks); on a GPU machine the "
+        "page's CUDA block next to it runs instead, and CI's CPU machines run this one"
+    ),
+}
 # A "save as a file" example: ```python title="name.py"``` whose only line includes
 # snippets/**/name.py. pytest-codeblocks skips titled fences, but test_snippets.py runs the file,
 # and test_copy_paste.py saves the copied block as name.py and runs `python name.py`.
 TITLED_PYTHON = re.compile(r'^python title="(?P<title>[\w.-]+\.py)"$')
-GENERATED_OUTPUT_DIRS = ("snippets/", "benchmarks/results/")
+OUTPUT_FILE = re.compile(r"^(?P<stem>snippets/.+?)(?:\.avx2)?\.out$")
 THIRD_PARTY_ASSET = re.compile(r"(!\[[^\]]*\]\(https?://|<(img|script|iframe|link)[^>]+(src|href)=\"https?://)")
 
 
 def fence_problems(page: Page, repo=REPO) -> list[str]:
     problems = []
     lines = page.text.splitlines()
-    for f in page.fences:
+    for index, f in enumerate(page.fences):
         where = f"docs/{page.lang}/{page.rel}:{f.lineno}"
         if f.fence.startswith("~"):
             problems.append(f"{where}: '~~~' fences are skipped by pytest-codeblocks; use ```")
@@ -64,6 +74,15 @@ def fence_problems(page: Page, repo=REPO) -> list[str]:
         for marker in f.markers:
             if not ALLOWED_MARKERS.match(marker):
                 problems.append(f"{where}: marker <!--{marker}--> is not allowed (no plain skip/xfail: blocks must run)")
+            elif marker.startswith("pytest.mark.skipif"):
+                problem = skipif_problem(marker)
+                if problem:
+                    problems.append(f"{where}: {problem}")
+            elif marker == "pytest.mark.cuda" and not CUDA_CODE.search(_code_of(f, repo)):
+                problems.append(
+                    f"{where}: <!--pytest.mark.cuda--> on code that never uses CUDA "
+                    '("cuda", .cuda(, torch.cuda, device="cuda"): the marker would switch a CPU block off for good'
+                )
         include = f.include
         if info == "python" and include is not None:
             if not (include.startswith("snippets/") and include.endswith(".py")):
@@ -74,8 +93,9 @@ def fence_problems(page: Page, repo=REPO) -> list[str]:
             problems.append(f"{where}: partial includes inside code are not run as shown; include a whole file")
         if f.info == "text":
             if include is not None:
-                if not include.startswith(GENERATED_OUTPUT_DIRS) or not (repo / include).is_file():
-                    problems.append(f"{where}: text include {include!r} must be a checked output file that exists")
+                problem = output_include_problem(page, index, repo)
+                if problem:
+                    problems.append(f"{where}: {problem}")
                 continue
             # An expected-output marker sits between the code block and this fence.
             before = lines[: f.lineno - 1]
@@ -88,7 +108,67 @@ def fence_problems(page: Page, repo=REPO) -> list[str]:
     return problems
 
 
-REQUIRES_MODULE = re.compile(r"^#\s*requires-module:\s*(?P<module>\S+)\s*$", re.M)
+def _code_of(f, repo=REPO) -> str:
+    """The code a python fence shows: its body, or the whole included snippet."""
+    if f.include and f.include.endswith(".py") and (repo / f.include).is_file():
+        return (repo / f.include).read_text(encoding="utf-8")
+    return f.body
+
+
+def skipif_problem(marker: str) -> str | None:
+    """None for ``pytest.mark.skipif(<a SKIPIF_CONDITIONS condition>, reason="...")``, else what is wrong."""
+    allowed = {ast.unparse(ast.parse(c, mode="eval").body): c for c in SKIPIF_CONDITIONS}
+    text = marker.removeprefix("pytest.mark.skipif(").removesuffix(")")
+    try:
+        parsed = ast.parse(f"f({text})", mode="eval").body
+    except SyntaxError:
+        return f"marker <!--{marker}--> is not a valid skipif call"
+    reason = next((k.value for k in parsed.keywords if k.arg == "reason"), None)
+    if len(parsed.args) != 1 or ast.unparse(parsed.args[0]) not in allowed:
+        return (
+            f"skipif condition in <!--{marker}--> is not one of the named conditions "
+            f"(SKIPIF_CONDITIONS in tests/support/docs_lint.py: {sorted(SKIPIF_CONDITIONS)}); "
+            "a block may not be switched off for good"
+        )
+    if not (isinstance(reason, ast.Constant) and isinstance(reason.value, str) and reason.value.strip()):
+        return f"<!--{marker}--> needs reason=\"...\" (what the block shows and where it runs instead)"
+    return None
+
+
+def output_include_problem(page: Page, index: int, repo=REPO) -> str | None:
+    """A ``text`` fence that includes a file shows the checked output of the code right above it.
+
+    Accepted: ``snippets/x/name.out`` (or ``name.avx2.out``) directly after the python fence that
+    includes ``snippets/x/name.py`` (nothing but blank lines between), or directly after the text
+    fence that shows the other recorded output of the same snippet. Anything else (another
+    snippet's output, a data file, a benchmark table) is output nobody compared with that code.
+    """
+    f = page.fences[index]
+    include = f.include
+    m = OUTPUT_FILE.match(include)
+    if not m:
+        return (
+            f"a text block may include only a snippet's checked output (snippets/.../name.out), not {include!r}"
+            + ("; benchmark tables are included as Markdown, outside a fence" if include.startswith("benchmarks/") else "")
+        )
+    if not (repo / include).is_file():
+        return f"text include {include!r} does not exist"
+    prev = page.fences[index - 1] if index else None
+    lines = page.text.splitlines()
+    between = [ln for ln in lines[prev.end_lineno : f.lineno - 1] if ln.strip()] if prev else ["(start)"]
+    stem = m.group("stem")
+    own_code = prev is not None and prev.include == stem + ".py" and prev.info.split()[0] == "python"
+    sibling = prev is not None and prev.info == "text" and prev.include and (
+        (pm := OUTPUT_FILE.match(prev.include)) and pm.group("stem") == stem and prev.include != include
+    )
+    if between or not (own_code or sibling):
+        return (
+            f"text include {include} must come directly after the python block that includes {stem}.py "
+            "(its checked output is compared only there)"
+        )
+    return None
+
+
 
 
 def optional_package_problems(page: Page, repo=REPO) -> list[str]:
@@ -99,7 +179,7 @@ def optional_package_problems(page: Page, repo=REPO) -> list[str]:
     for f in page.fences:
         if not (f.include and f.include.endswith(".py") and (repo / f.include).is_file()):
             continue
-        modules = REQUIRES_MODULE.findall((repo / f.include).read_text(encoding="utf-8")[:2000])
+        modules = snippet_meta(repo / f.include).requires_module
         if not modules:
             continue
         start = f.lineno - 1
@@ -150,8 +230,6 @@ JARGON = re.compile(
 
 
 def jargon_problems(name: str, text: str) -> list[str]:
-    from tests.support.docs_model import prose_lines
-
     return [
         f"{name}:{ln}: {m.group(0)!r} (say 'a common mistake' / 'older tutorials and blog posts' / よくある間違い)"
         for ln, line in prose_lines(text)
@@ -159,77 +237,18 @@ def jargon_problems(name: str, text: str) -> list[str]:
     ]
 
 
-# --- Japanese typography ----------------------------------------------------
-# In Japanese there are no spaces between words. Python-Markdown renders
-# 「は**太字**の」 and 「は*斜体*の」 as emphasis, so a space written around the
-# markers only shows up as a visible gap inside the sentence (「は 太字 の」). The
-# same holds for a space after a link whose text ends in Japanese
-# (「[後述](#x) のとおり」 renders 「後述 のとおり」), and before one (「詳しくは [テンソル](x)」). A space between Latin text
-# (code, names like **TorchScript**) and Japanese is the usual style and stays.
-_CJK = r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]"
-EMPHASIS = re.compile(r"(?<![*\\])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*\\])\1(?!\*)")
-LINK_THEN_SPACE = re.compile(r"\[([^\]]*" + _CJK + r")\]\(\) (?=" + _CJK + ")")
-SPACE_THEN_LINK = re.compile(r"(?<=" + _CJK + r") \[(" + _CJK + r"[^\]]*)\]\(\)")
-
-
-def _split_emphasis(line: str):
-    """(start, end, side) for every space that splits a Japanese word at an emphasis marker."""
-    for m in EMPHASIS.finditer(line):
-        inner = m.group(2)
-        if re.search(_CJK + " $", line[: m.start()]) and re.match(_CJK, inner):
-            yield m.start() - 1, "before", m.group(0)
-        if re.match(" " + _CJK, line[m.end():]) and re.search(_CJK + "$", inner):
-            yield m.end(), "after", m.group(0)
-
-
-def japanese_typography_problems(name: str, text: str) -> list[str]:
-    from tests.support.docs_model import prose_lines
-
-    problems = []
-    for ln, line in prose_lines(text):
-        for _, side, span in _split_emphasis(line):
-            problems.append(f"{name}:{ln}: space {side} {span!r} splits the Japanese text (write は**語**の)")
-        for m in LINK_THEN_SPACE.finditer(line):
-            problems.append(f"{name}:{ln}: space after the link [{m.group(1)}] (write [{m.group(1)}](...)の)")
-        for m in SPACE_THEN_LINK.finditer(line):
-            problems.append(f"{name}:{ln}: space before the link [{m.group(1)}] (write は[{m.group(1)}](...))")
-    return problems
-
-
-def fix_japanese_typography(text: str) -> str:
-    """Remove the spaces japanese_typography_problems reports (outside code fences and code spans)."""
-    from tests.support.docs_model import FENCE_OPEN
-
-    out, fence = [], None
-    for line in text.split("\n"):
-        m = FENCE_OPEN.match(line)
-        if fence is None and m:
-            fence = m.group("fence")
-        elif fence is not None:
-            s = line.strip()
-            if s.startswith(fence[0] * len(fence)) and s.strip(fence[0]) == "":
-                fence = None
-        elif "`" not in line or True:
-            # Work on the line with code spans masked, so nothing inside `...` moves.
-            codes = []
-            masked = re.sub(r"(`+)(?:(?!\1).)+?\1", lambda c: codes.append(c.group(0)) or f"\0{len(codes) - 1}\0", line)
-            cuts = sorted({pos for pos, _, _ in _split_emphasis(masked)}, reverse=True)
-            for pos in cuts:
-                masked = masked[:pos] + masked[pos + 1:]
-            masked = re.sub(
-                r"(\[[^\]]*" + _CJK + r"\]\((?:[^()\s]|\([^()]*\))*\)) (?=" + _CJK + ")", r"\1", masked
-            )
-            masked = re.sub(r"(?<=" + _CJK + r") (?=\[" + _CJK + r"[^\]]*\]\()", "", masked)
-            line = re.sub(r"\0(\d+)\0", lambda c: codes[int(c.group(1))], masked)
-        out.append(line)
-    return "\n".join(out)
+# --- Japanese typography: docs_tools/typography_ja.py (its command fixes a page) ---
+from docs_tools.typography_ja import (  # noqa: E402,F401
+    fix_japanese_typography,
+    japanese_typography_problems,
+)
 
 
 if __name__ == "__main__":
     import sys
     from pathlib import Path
 
-    # python -m tests.support.docs_lint --fix-ja docs/ja/page.md ...: remove the spaces the typography lint reports.
+    # Kept for old habits: python -m docs_tools.typography_ja docs/ja/page.md ... does the same.
     if sys.argv[1:2] == ["--fix-ja"]:
         for name in sys.argv[2:]:
             p = Path(name)

@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.support.docs_model import CONFIGS, REPO
+from docs_tools.docs_model import CONFIGS, REPO
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

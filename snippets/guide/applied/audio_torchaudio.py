@@ -1,6 +1,4 @@
 """torchaudio where it is installed: loading (through TorchCodec) and MelSpectrogram against our own code."""
-# requires-module: torchaudio
-# requires-module: torchcodec
 
 import soundfile as sf
 import torch

@@ -1,5 +1,4 @@
 """DDP on CPU with the gloo backend, two processes started by torch.multiprocessing.spawn."""
-# timeout: 180
 
 import os
 import socket

@@ -3,7 +3,6 @@
 Run:  torchrun --nproc_per_node=2 ddp_torchrun.py
       (or `python ddp_torchrun.py`, which starts exactly that on a free local port)
 """
-# timeout: 180
 
 import os
 import socket

@@ -1,8 +1,4 @@
 """ONNX export with the current (dynamo) exporter, checked in ONNX Runtime against PyTorch."""
-# requires-module: onnxscript
-# requires-module: onnxruntime
-# allow-stderr: torchvision is not installed\. Skipping torchvision::
-# (the exporter logs that it skips torchvision's operators; torchvision is not installed here)
 
 import warnings
 

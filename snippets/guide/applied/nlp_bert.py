@@ -1,6 +1,4 @@
 """A BERT-style classifier from a small local BertConfig (no download), fine-tuned for a few steps."""
-# allow-stderr: ^(Failed to load .*torchao|W\d{4} .*_pytree\.py:\d+\] <enum .*Enum subclass)
-# (transformers imports torchao when it is installed; torchao 0.18 logs these notices at import time)
 
 import random
 

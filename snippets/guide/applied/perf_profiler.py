@@ -1,6 +1,4 @@
 """The profiler answers "where does the time go", not "how long does it take"."""
-# allow-stderr: ^USDT:.*\] profiler_(start|stop)$
-# (Kineto, the profiler library, logs these two lines to stderr; KINETO_LOG_LEVEL=5 silences them)
 
 import torch
 from torch import nn

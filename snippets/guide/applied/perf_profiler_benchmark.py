@@ -1,6 +1,4 @@
 """A benchmark_model common in older blog posts times the profiler, not the model: compared with Timer on the same model."""
-# allow-stderr: ^USDT:.*\] profiler_(start|stop)$
-# (Kineto, the profiler library, logs these two lines to stderr; KINETO_LOG_LEVEL=5 silences them)
 
 import time
 import warnings

@@ -1,6 +1,4 @@
 """DQN on Gymnasium's CartPole-v1: Q-network, replay buffer, target network, epsilon schedule."""
-# figure: dqn_return.svg
-# timeout: 240
 
 import os
 import random
@@ -17,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import font_manager  # noqa: E402
 
-# The Japanese pages show this figure with Japanese labels: FIGURE_LANG=ja python rl_dqn.py
+# Labels in English; FIGURE_LANG=ja python rl_dqn.py draws them in Japanese (as on the Japanese pages).
 JA = os.environ.get("FIGURE_LANG") == "ja"
 if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont raises ValueError without it
     font_manager.findfont("IPAGothic", fallback_to_default=False)
@@ -25,8 +23,9 @@ if JA:  # a Japanese font is needed (Debian: fonts-ipafont-gothic); findfont rai
 plt.rcParams["svg.fonttype"] = "path"  # text drawn as outlines: the SVG needs no font where it is viewed
 
 
-def tr(en, ja):
-    return ja if JA else en
+def localized(english, japanese):
+    """The label in the language chosen by FIGURE_LANG."""
+    return japanese if JA else english
 
 
 SEED = 0
@@ -123,12 +122,12 @@ print(f"mean return of the last {n} episodes > 3 x the first {n}: {last > 3 * fi
 assert last > 3 * first, (first, last)
 
 fig, ax = plt.subplots(figsize=(6, 3.2))
-ax.plot(returns, lw=0.8, alpha=0.5, label=tr("episode return", "エピソードの収益"))
+ax.plot(returns, lw=0.8, alpha=0.5, label=localized("episode return", "エピソードの収益"))
 window = np.convolve(returns, np.ones(n) / n, mode="valid")
-ax.plot(range(n - 1, len(returns)), window, lw=2, label=tr(f"mean of {n}", f"{n} エピソードの平均"))
-ax.set_xlabel(tr("episode", "エピソード"))
-ax.set_ylabel(tr("return", "収益"))
-ax.set_title(tr("DQN on CartPole-v1 (seed 0, 10,000 steps)", "CartPole-v1 での DQN(乱数シード 0、10,000 ステップ)"))
+ax.plot(range(n - 1, len(returns)), window, lw=2, label=localized(f"mean of {n}", f"{n} エピソードの平均"))
+ax.set_xlabel(localized("episode", "エピソード"))
+ax.set_ylabel(localized("return", "収益"))
+ax.set_title(localized("DQN on CartPole-v1 (seed 0, 10,000 steps)", "CartPole-v1 での DQN(乱数シード 0、10,000 ステップ)"))
 ax.legend(loc="upper left")
 fig.tight_layout()
 fig.savefig("dqn_return.svg", metadata={"Date": None})
