@@ -1,0 +1,85 @@
+"""The pages at the site root and the 404 pages (hook; both language builds).
+
+Each language is its own MkDocs site under ``/<lang>/`` (README, "Why one MkDocs
+build per language"), so the root has no site of its own. After the Japanese
+(default) build this hook writes there:
+
+* ``index.html``, which sends readers to ``ja/`` (meta refresh, with plain links to
+  both languages for readers without it);
+* ``llms.txt``, which points tools that read documentation to both languages'
+  ``llms.txt`` (see llms_txt.py);
+* ``404.html``, a copy of the Japanese one.
+
+Without ``site_url`` MkDocs renders ``404.html`` with asset paths relative to the
+server root (``/assets/...``), which do not exist: the 404 page gets ``/<lang>/`` as
+its base instead, so it is styled wherever it is served from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _common import lang
+from mkdocs.utils import normalize_url
+
+ROOT_PAGE = """<!doctype html>
+<html lang="ja">
+<head>
+<meta charset="utf-8">
+<title>PyTorch 精度と量子化ガイド / PyTorch Precision &amp; Quantization Guide</title>
+<meta http-equiv="refresh" content="0; url=ja/">
+<link rel="canonical" href="ja/">
+<link rel="icon" href="ja/assets/images/favicon.png">
+</head>
+<body>
+<p><a href="ja/">日本語</a> · <a href="en/" hreflang="en">English</a></p>
+</body>
+</html>
+"""
+# The offline edition (use_directory_urls: false) is opened from the file system,
+# where a link to a folder shows a folder listing.
+OFFLINE_ROOT_PAGE = ROOT_PAGE.replace('"ja/"', '"ja/index.html"').replace("=ja/", "=ja/index.html").replace(
+    '"en/"', '"en/index.html"'
+)
+
+ROOT_LLMS_TXT = """# PyTorch 精度と量子化ガイド / PyTorch Precision & Quantization Guide
+
+> PyTorch storage dtypes, automatic mixed precision and quantization, taught with tested code and measured figures. Two sites with the same pages: Japanese (default) and English.
+
+## Languages
+
+- [日本語 (Japanese)](ja/llms.txt): the pages of the Japanese site
+- [English](en/llms.txt): the pages of the English site
+"""
+
+
+def on_template_context(context, template_name, config, **kwargs):
+    if template_name != "404.html" or config.get("site_url"):
+        return context
+    base = f"/{lang(config)}/"
+    context["base_url"] = base
+    context["extra_css"] = [normalize_url(str(p), None, base) for p in config["extra_css"]]
+    context["extra_javascript"] = [normalize_url(str(s), None, base) for s in config["extra_javascript"]]
+    return context
+
+
+def on_post_build(config, **kwargs):
+    if lang(config) != "ja":
+        return
+    site_dir = Path(config["site_dir"])
+    root = site_dir.parent
+    (root / "index.html").write_text(ROOT_PAGE if config["use_directory_urls"] else OFFLINE_ROOT_PAGE, encoding="utf-8")
+    (root / "llms.txt").write_text(ROOT_LLMS_TXT, encoding="utf-8")
+    (root / "404.html").write_bytes((site_dir / "404.html").read_bytes())
+
+
+def on_config(config, **kwargs):
+    # SITE_URL names the root of the deployment; each language lives under it at /<lang>/.
+    url = config.get("site_url")
+    if url:
+        suffix = f"{lang(config)}/"
+        if not url.endswith("/"):
+            url += "/"
+        if not url.endswith("/" + suffix):
+            config["site_url"] = url + suffix
+    return config

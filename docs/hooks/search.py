@@ -1,0 +1,38 @@
+"""Search ranking (hook; both language builds).
+
+Material reads ``search: boost:`` and ``search: exclude:`` from a page's metadata;
+they are set here in one place instead of in the front matter of 2 x N pages:
+
+* a section's overview is what a reader searching the section's name wants (量子化,
+  mixed precision);
+* the API reference of reference_impl repeats API names (state_dict, GradScaler) in
+  heading-sized entries and would otherwise outrank the pages that teach them;
+* the API reference is the same English docstrings on both sites. In the Japanese
+  index it was a fifth of the bytes (183 KB) and outranked the Japanese pages for API
+  names; Japanese readers find an API name on the page that teaches it, and the
+  English site's search still covers the reference.
+
+Japanese words, stop words and synonyms: docs/hooks/search_query.py.
+"""
+
+from __future__ import annotations
+
+from _common import lang
+
+SEARCH_BOOST = {
+    "quantization/index.md": 1.5,
+    "amp/index.md": 1.5,
+}
+SEARCH_BOOST_PREFIX = {"reference/": 0.5}
+JA_SEARCH_EXCLUDE_PREFIX = "reference/"
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    uri = page.file.src_uri
+    boost = SEARCH_BOOST.get(uri) or next((b for p, b in SEARCH_BOOST_PREFIX.items() if uri.startswith(p)), None)
+    if boost is not None:
+        page.meta.setdefault("search", {}).setdefault("boost", boost)
+    if lang(config) == "ja" and uri.startswith(JA_SEARCH_EXCLUDE_PREFIX):
+        page.meta.setdefault("search", {})["exclude"] = True
+    return markdown
+

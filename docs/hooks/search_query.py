@@ -1,0 +1,49 @@
+"""Search that reads Japanese as words and queries as readers type them (hook; both builds).
+
+Material's search worker loads ``assets/javascripts/lunr/tinyseg.js`` when the search
+languages include ``ja`` (mkdocs.yml; mkdocs.en.yml adds ``ja`` for this). After the
+build, this hook appends to that file the synonyms of the build's language
+(docs/search-synonyms.yml) and docs/hooks/search_query.js, which cuts Japanese text and
+queries into words with the browser's ``Intl.Segmenter``, lets stop words match only
+themselves and adds the synonyms to a query. The search index itself is not changed.
+Why this and not a segmenter at build time or Pagefind: README "Japanese search".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from _common import DOCS, lang
+from mkdocs.exceptions import PluginError
+
+SCRIPT = Path(__file__).with_suffix(".js")
+SYNONYMS = DOCS / "search-synonyms.yml"
+WORKER_SCRIPT = Path("assets") / "javascripts" / "lunr" / "tinyseg.js"
+MARKER = "\n/* appended by docs/hooks/search_query.py */"
+
+
+def synonyms(language: str) -> dict[str, list[str]]:
+    table = yaml.safe_load(SYNONYMS.read_text(encoding="utf-8"))[language]
+    return {str(word).lower(): [str(e) for e in expansions] for word, expansions in table.items()}
+
+
+def on_config(config, **kwargs):
+    search = config["plugins"].get("search")
+    if search is None:
+        return config
+    if "ja" not in (search.config.get("lang") or []):
+        raise PluginError("search: lang must include ja, or the search worker never loads docs/hooks/search_query.js")
+    if "\\u200b" not in search.config["separator"] and "\u200b" not in search.config["separator"]:
+        raise PluginError("the search separator must contain U+200B: docs/hooks/search_query.js joins query words with it")
+    return config
+
+
+def on_post_build(config, **kwargs):
+    path = Path(config["site_dir"]) / WORKER_SCRIPT
+    if not path.is_file():
+        raise PluginError(f"{WORKER_SCRIPT} is missing: has Material moved its Japanese segmenter?")
+    material = path.read_text(encoding="utf-8").split(MARKER)[0]  # once, also on a dirty rebuild
+    table = json.dumps(synonyms(lang(config)), ensure_ascii=False)
+    path.write_text(f"{material}{MARKER}\n;self.__SEARCH_SYNONYMS = {table};\n{SCRIPT.read_text(encoding='utf-8')}", encoding="utf-8")
