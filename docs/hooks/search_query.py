@@ -5,7 +5,9 @@ languages include ``ja`` (mkdocs.yml; mkdocs.en.yml adds ``ja`` for this). After
 build, this hook appends to that file the synonyms of the build's language
 (docs/search-synonyms.yml) and docs/hooks/search_query.js, which cuts Japanese text and
 queries into words with the browser's ``Intl.Segmenter``, lets stop words match only
-themselves and adds the synonyms to a query. The search index itself is not changed.
+themselves and adds the synonyms to a query. The words of the search index are not
+changed; the hook only writes it again as UTF-8 (Material writes \\uXXXX escapes: the
+Japanese index shrinks from 1.06 MB to 0.77 MB).
 Why this and not a segmenter at build time or Pagefind: README "Japanese search".
 """
 
@@ -41,6 +43,10 @@ def on_config(config, **kwargs):
 
 
 def on_post_build(config, **kwargs):
+    index = Path(config["site_dir"]) / "search" / "search_index.json"
+    if index.is_file():  # after the search plugin (plugins run before hooks) wrote it
+        data = json.loads(index.read_text(encoding="utf-8"))
+        index.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     path = Path(config["site_dir"]) / WORKER_SCRIPT
     if not path.is_file():
         raise PluginError(f"{WORKER_SCRIPT} is missing: has Material moved its Japanese segmenter?")
