@@ -35,6 +35,23 @@ def pytest_configure(config):
         config.addinivalue_line("filterwarnings", line)
 
 
+def pytest_terminal_summary(terminalreporter, config):
+    """The blocks test_copy_paste.py did not run in the reader venv (CUDA, optional packages), with counts."""
+    import json
+
+    records = []
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            for name, value in getattr(report, "user_properties", ()):
+                if name == "copy_paste_skipped" and getattr(report, "when", "") == "call":
+                    records += json.loads(value)
+    if records:
+        from tests.support.copy_paste import skip_summary
+
+        terminalreporter.write_sep("-", "blocks not run as a reader")
+        terminalreporter.write_line(skip_summary(records))
+
+
 def _cuda_available() -> bool:
     import torch
 

@@ -2,16 +2,29 @@
 
 From the built site (both languages, the ``built_site`` fixture), each page's Python blocks
 are taken exactly as Material's copy button gives them (tests/support/copy_paste.py) and run in
-order in ONE fresh interpreter per page: ``__main__`` without ``__file__``, warnings as
-errors (tests/warning_policy.py), the page's own temporary working folder. A notebook page
-runs its code cells the same way. Three kinds of block are treated as the page tells the
-reader to treat them:
+order in ONE fresh interpreter per page, **as a reader runs them**:
+
+* in the reader virtualenv (``reader`` fixture): the pinned torch, the packages the pages name
+  (the ``examples`` extra) and the wheel the built site offers, installed from the site at the
+  start of the run; no editable install, no test tools, nothing of the repository on ``sys.path``
+  (cached outside the clone, created by ``.ci/setup``; see copy_paste.py);
+* in an empty folder holding only what the page tells the reader to download;
+* in ``__main__`` without ``__file__`` (``python -c`` with the driver's text), without
+  ``MPLBACKEND``, ``PYTHONPATH``, ``PYTHONHASHSEED`` or ``PYTHONWARNINGS``: warnings are still
+  errors (tests/support/warning_policy.py), applied inside the interpreter.
+
+A notebook page runs its code cells the same way. Three kinds of block are treated as the
+page tells the reader to treat them:
 
 * a block titled with a file name (```` ```python title="ddp_spawn.py" ````) is saved under
   that name and run as ``python ddp_spawn.py``, as the line above it tells the reader;
-* a GPU-only block (in a CUDA tab, ``# requires: cuda``) is skipped without a GPU;
+* a GPU-only block (in a CUDA tab, ``requires = ["cuda"]`` in its snippet's sidecar) is
+  skipped without a GPU;
 * a block that needs an optional package (named in an admonition above it) is skipped
-  when that package is not installed.
+  when that package is not in the reader virtualenv.
+
+The skipped blocks and their reasons are listed, with counts, at the end of the run
+(``pytest_terminal_summary`` in tests/conftest.py).
 
 Each block must not raise, must not write to stderr, and must print the output shown right
 under it on the page (an included ``.out`` or an expected-output block), when pasted after
@@ -22,11 +35,25 @@ identical the page runs once, and counts for both.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from tests.support.copy_paste import page_data_files, page_plan, plan_key, problems, run_pasted
+from tests.support.copy_paste import (
+    ReaderVenv,
+    page_data_files,
+    page_plan,
+    plan_key,
+    problems,
+    reader_env,
+    reader_venv_path,
+    run_pasted,
+    site_wheel,
+    skipped_blocks,
+)
 from tests.support.docs_model import DOCS, LANGS, page_files
-from tests.support.snippets import snippet_env
+
+SKIPPED_PROPERTY = "copy_paste_skipped"  # read by pytest_terminal_summary in tests/conftest.py
 
 
 def _pages():
@@ -41,21 +68,41 @@ def _pages():
     return pages
 
 
+@pytest.fixture(scope="session")
+def reader(built_site):
+    """The reader virtualenv with the built site's wheel installed (held for the whole run)."""
+    venv = reader_venv_path()
+    if not (venv / ".complete").is_file():
+        pytest.fail(f"no reader virtualenv at {venv}: run `bash .ci/setup` (it creates it once per machine, "
+                    "a few minutes), or `.venv/bin/python -m tests.support.copy_paste ensure-reader-venv`",
+                    pytrace=False)
+    (venv / ".complete").touch()
+    try:
+        wheel = site_wheel(built_site)
+    except AssertionError as error:
+        pytest.fail(f"the built site has no wheel for readers to install: {error}", pytrace=False)
+    with ReaderVenv(venv).use(wheel) as ready:
+        yield ready
+
+
 @pytest.mark.parametrize("rel", _pages())
-def test_page_pastes_cleanly(rel, built_site, tmp_path):
-    plans = {lang: page_plan(built_site, lang, rel) for lang in LANGS}
+def test_page_pastes_cleanly(rel, built_site, reader, tmp_path, record_property):
+    plans = {lang: page_plan(built_site, lang, rel, reader.has_module) for lang in LANGS}
     files = {lang: page_data_files(built_site, lang, rel) for lang in LANGS}
     runs = {}
     for lang, blocks in plans.items():
         runs.setdefault(plan_key(blocks, files[lang]), []).append(lang)
-    found = []
+    found, skipped = [], []
     for langs in runs.values():
         blocks = plans[langs[0]]
+        where = " and ".join(f"docs/{lang}/{rel}" for lang in langs)
         workdir = tmp_path / "-".join(langs)
         workdir.mkdir()
         timeout = 120 + sum(b.timeout for b in blocks if b.kind == "file") + 60 * len(blocks)
-        outcome = run_pasted(blocks, workdir, snippet_env(), timeout, files[langs[0]])
-        found += problems(" and ".join(f"docs/{lang}/{rel}" for lang in langs), blocks, outcome)
+        outcome = run_pasted(blocks, workdir, reader_env(reader), timeout, files[langs[0]], python=reader.python)
+        found += problems(where, blocks, outcome)
+        skipped += skipped_blocks(where, blocks, langs)
+    record_property(SKIPPED_PROPERTY, json.dumps(skipped))
     assert not found, "\n\n".join(found)
 
 
