@@ -1,7 +1,7 @@
 import torch
 from torch import nn
 from torchao.float8 import convert_to_float8_training
-from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, quantize_
+from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, quantize_
 
 torch.manual_seed(0)
 
@@ -26,6 +26,6 @@ print("float8 training step ran, loss", f"{loss.item():.4f}")
 
 # Inference: float8 weights, activations cast to float8 on the fly (needs compute capability 8.9+).
 model = make_model().to(torch.bfloat16).eval()
-quantize_(model, Float8DynamicActivationFloat8WeightConfig())
+quantize_(model, Float8DynamicActivationFloat8WeightConfig(granularity=PerRow()))  # one scale per row
 with torch.no_grad():
     print("float8 inference output:", model(x[0].to(torch.bfloat16)).dtype)
