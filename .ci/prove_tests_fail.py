@@ -120,6 +120,27 @@ PY""",
     Mutation("spawn example without its save-as title (copy-paste test)",
              """sed -i 's/```python title="ddp_spawn.py"/```python/' docs/ja/guide/applied/distributed.md docs/en/guide/applied/distributed.md""",
              ["tests/test_copy_paste.py", "-k", "distributed.md"], r"distributed\.md"),
+    # -- issue 22: holes that used to let a wrong result pass --
+    Mutation("tolerance: Adam at lr 0.01 falls from 0.964 to 0.850 (only lr 0.1 and 1 of SGD/RMSprop may move)",
+             "sed -i 's/^Adam         0.278    0.922    0.964/Adam         0.278    0.922    0.850/' snippets/guide/lr_sweep.out",
+             ["tests/test_snippets.py", "-k", "lr_sweep"], r"lr_sweep", ["--snippets-as-files"]),
+    Mutation("tolerance: torchao accuracy 0.978 -> 0.935 (only the relative L2 error may move)",
+             "sed -i '2s/accuracy 0.978/accuracy 0.935/' snippets/quantization/torchao_quantize.out",
+             ["tests/test_snippets.py", "-k", "torchao_quantize"], r"torchao_quantize", ["--snippets-as-files"]),
+    Mutation("an output shown under the wrong code (another snippet's .out)",
+             "sed -i 's|snippets/guide/lr_sweep.out|snippets/guide/schedule_early_stop.out|' docs/ja/guide/optimizers.md docs/en/guide/optimizers.md",
+             ["tests/test_doc_lint.py"], r"test_doc_lint"),
+    Mutation("a block switched off for good: skipif(True, ...)",
+             """sed -i 's/pytest.mark.skipif(__import__("torch").accelerator.is_available(),/pytest.mark.skipif(True,/' docs/ja/storage/sharing.md docs/en/storage/sharing.md""",
+             ["tests/test_doc_lint.py"], r"test_doc_lint"),
+    Mutation("a CUDA marker on plain CPU code",
+             """python - <<'PY'
+for lang in ("ja", "en"):
+    p = f"docs/{lang}/storage/half-vs-float.md"; s = open(p, encoding="utf-8").read()
+    s = s.replace("\n```python\n", "\n<!--pytest.mark.cuda-->\n```python\n", 1)
+    open(p, "w", encoding="utf-8").write(s)
+PY""",
+             ["tests/test_doc_lint.py"], r"test_doc_lint"),
 ]
 
 
