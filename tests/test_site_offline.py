@@ -19,7 +19,10 @@ OFFLINE_CONFIGS = {"ja": REPO / "mkdocs.offline.yml", "en": REPO / "mkdocs.en.of
 
 
 @pytest.fixture(scope="module")
-def offline_site(tmp_path_factory):
+def offline_site(tmp_path_factory, built_site):
+    # After the main build (built_site): the offline build then reuses its caches (executed
+    # notebooks, figures, the reader wheel) instead of doing the same work at the same time on the
+    # other core; needing built_site also schedules these tests with the other site tests.
     out = tmp_path_factory.mktemp("offline")
     for lang, config in OFFLINE_CONFIGS.items():
         proc = mkdocs_build(config, out / lang)

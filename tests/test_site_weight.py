@@ -23,7 +23,10 @@ BUDGETS = {
     "notebook": (200 * KB, 550 * KB),
     "404": (60 * KB, 350 * KB),
 }
-SEARCH_INDEX_BUDGET = 850 * KB
+# Raised from 850 KB when the support matrix, FSDP2, PT2E-lowering, torchao QAT/int4 and float8
+# recipe sections arrived (en 879 KB, ja 803 KB on 2026-11-24); no page's share is out of line
+# (the largest is the storage API reference, 44 KB of text).
+SEARCH_INDEX_BUDGET = 950 * KB
 # No stylesheet may be larger than this (the notebook CSS was 595 KB inline on every notebook page).
 STYLESHEET_BUDGET = 150 * KB
 
