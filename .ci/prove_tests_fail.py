@@ -141,6 +141,23 @@ for lang in ("ja", "en"):
     open(p, "w", encoding="utf-8").write(s)
 PY""",
              ["tests/test_doc_lint.py"], r"test_doc_lint"),
+    Mutation("reference_impl: the small-scale branch of the activation qparams deleted",
+             """python - <<'PY'
+p = "reference_impl/quantization/dynamic.py"; s = open(p).read()
+i = s.index("    if scale < SMALL_SCALE_THRESHOLD:"); j = s.index("    zp_from_min = qmin - lo / scale")
+open(p, "w").write(s[:i] + s[j:])
+PY""",
+             ["tests/test_quantization_dynamic.py", "-k", "activation_qparams"], r"equal_torchs_own_choice_exactly"),
+    Mutation("reference_impl: float16 rounding ties away from zero instead of to even",
+             "sed -i 's/round_up = (dropped > half) | ((dropped == half) \\& kept_is_odd)/round_up = dropped >= half/' reference_impl/storage/rounding.py",
+             ["tests/test_storage_rounding.py"], r"test_storage_rounding"),
+    Mutation("tested-with decided by each xdist worker (a failed run recorded)",
+             """python - <<'PY'
+p = "tests/support/tested_with.py"; s = open(p).read()
+s = s.replace('    if hasattr(config, "workerinput"):  # an xdist worker: the controller decides for the whole run\\n        return\\n', '')
+open(p, "w").write(s)
+PY""",
+             ["tests/test_tested_with.py"], r"not_recorded"),
 ]
 
 

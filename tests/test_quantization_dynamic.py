@@ -83,6 +83,39 @@ def test_activation_qparams_are_fbgemms():
     assert agree >= 18  # the rest differ by a tie-rounded activation code (see the module docstring)
 
 
+def _activation_batches():
+    """600 batches: ordinary ranges, tiny ranges (the small-scale branch), one-signed, large, all zero."""
+    for seed in range(600):
+        g = torch.Generator().manual_seed(seed)
+        x = torch.randn(16, generator=g)
+        kind = seed % 6
+        if kind == 1:
+            x = x * 1e-9
+        elif kind == 2:
+            x = x.abs() * 1e-10
+        elif kind == 3:
+            x = -x.abs() * 1e-11
+        elif kind == 4:
+            x = x * 1e3 + 5
+        elif kind == 5:
+            x = torch.zeros(16)
+        yield seed, x
+
+
+@pytest.mark.parametrize("reduce_range", [True, False])
+def test_activation_qparams_equal_torchs_own_choice_exactly(reduce_range):
+    """Scale and zero point equal ``torch._choose_qparams_per_tensor`` (the function fbgemm's
+    dynamic kernels use) on every batch, bit for bit: no slack, so a wrong branch cannot hide."""
+    wrong = []
+    for seed, x in _activation_batches():
+        ours = choose_activation_qparams(x, reduce_range=reduce_range)
+        scale, zero_point = torch._choose_qparams_per_tensor(x, reduce_range)
+        same_scale = ours.scale.item() == torch.tensor(scale, dtype=torch.float32).item()
+        if not (same_scale and ours.zero_point.item() == zero_point):
+            wrong.append((seed, ours.scale.item(), scale, ours.zero_point.item(), zero_point))
+    assert not wrong, f"{len(wrong)} of 600 batches differ (seed, our scale, torch's, our zp, torch's): {wrong[:5]}"
+
+
 @pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
 def test_rnn_cell_matches_torch(nonlinearity):
     torch.manual_seed(6)

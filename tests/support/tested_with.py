@@ -4,7 +4,11 @@
 writes, when the whole run passes and it ran the pages' code (snippets, inline
 blocks, notebooks: test_copy_paste.py and test_notebooks.py), the torch version, the device the code ran on and the date,
 under the device kind ("cpu" or "cuda"), keeping the other kind's record. The
-site build (docs/hooks_site.py) prints it on every page. The file is committed:
+site build (docs/hooks/provenance.py) prints it on every page.
+
+Under pytest-xdist only the controller decides: it receives every worker's reports, and its
+exit status is the whole run's. A worker never writes (each sees only its own tests, so a
+worker whose tests passed would record a run that failed elsewhere). The file is committed:
 builds stay deterministic, and no number on the page is typed by hand.
 """
 
@@ -16,7 +20,7 @@ import platform
 
 import pytest
 
-from tests.support.docs_model import REPO
+from docs_tools.docs_model import REPO
 
 STAMP = REPO / "docs" / "tested-with.json"
 # The runs that execute the code readers see; all of them must have run and passed.
@@ -29,10 +33,12 @@ def pytest_addoption(parser):
         action="store_true",
         help="after a passing run of the pages' code, write docs/tested-with.json (torch version, device, date)",
     )
+    parser.addoption("--tested-with-file", default=str(STAMP), help="where --record-tested-with writes (tests use a temporary file)")
 
 
 class Recorder:
-    def __init__(self):
+    def __init__(self, stamp=STAMP):
+        self.stamp = stamp
         self.passed: dict[str, int] = {}
         self.failed = 0
 
@@ -47,16 +53,17 @@ class Recorder:
     @pytest.hookimpl
     def pytest_sessionfinish(self, session, exitstatus):
         if exitstatus != 0 or self.failed:
+            session.config.get_terminal_writer().line(f"tested-with: not recorded, the run failed (exit status {int(exitstatus)})")
             return
         missing = [p for p in REQUIRED if not self.passed.get(p)]
         if missing:
             session.config.get_terminal_writer().line(f"tested-with: not recorded, these did not run: {missing}")
             return
         record = current_record()
-        stamp = json.loads(STAMP.read_text(encoding="utf-8")) if STAMP.exists() else {}
+        stamp = json.loads(self.stamp.read_text(encoding="utf-8")) if self.stamp.exists() else {}
         stamp[record.pop("kind")] = record
-        STAMP.write_text(json.dumps(stamp, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        session.config.get_terminal_writer().line(f"tested-with: recorded {record} in {STAMP.relative_to(REPO)}")
+        self.stamp.write_text(json.dumps(stamp, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        session.config.get_terminal_writer().line(f"tested-with: recorded {record} in {self.stamp}")
 
 
 def current_record() -> dict:
@@ -83,5 +90,9 @@ def _cpu_name() -> str:
 
 
 def pytest_configure(config):
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller decides for the whole run
+        return
     if config.getoption("--record-tested-with", default=False):
-        config.pluginmanager.register(Recorder(), "tested-with-recorder")
+        from pathlib import Path
+
+        config.pluginmanager.register(Recorder(Path(config.getoption("--tested-with-file"))), "tested-with-recorder")
