@@ -6,7 +6,15 @@ reader can follow every step, and the test suite checks it against PyTorch's
 own kernels.
 
 Submodules:
-    storage: dtype facts, memory footprints and float32 -> float16/bfloat16 rounding.
+    storage: dtype facts, memory footprints, float32 -> float16/bfloat16/float8 rounding,
+        TF32 rounding and casts that report what they lost.
+    quantization: affine int8 quantization, observers, dynamically quantized Linear and
+        RNNCell, and a comparison of a float model with its quantized version.
+    amp: a GradScaler, custom autograd functions under autocast, a checked AMP training
+        step and autocast's op table.
+    checkpoint: atomic saves and ``weights_only`` loads.
+
+Every error is a class of ``reference_impl.errors`` (the four most common are re-exported here).
 """
 
 from reference_impl.errors import (

@@ -125,6 +125,9 @@ def save_atomic(obj: Any, path: str | os.PathLike[str], *, fsync: bool = True) -
         raise CheckpointWriteError(f"cannot create a temporary file in {str(folder)!r}: {err}") from err
     tmp = Path(tmp_name)
     try:
+        # mkstemp creates the file readable by its owner only (0600); torch.save(obj, path) gives what
+        # open() gives, 0666 less the umask (usually 0644). Give the checkpoint those permissions too.
+        os.chmod(tmp, 0o666 & ~_current_umask())
         with os.fdopen(fd, "wb") as f:
             torch.save(obj, f)
             f.flush()
@@ -141,6 +144,12 @@ def save_atomic(obj: Any, path: str | os.PathLike[str], *, fsync: bool = True) -
     if fsync:
         _fsync_dir(folder)
     return path
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)  # the only way to read it is to set it; put it back at once
+    os.umask(mask)
+    return mask
 
 
 def stale_temp_files(path: str | os.PathLike[str]) -> list[Path]:

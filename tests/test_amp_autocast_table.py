@@ -13,10 +13,19 @@ from reference_impl.amp.autocast_table import OPS, format_autocast_table, probe_
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "snippets" / "amp" / "autocast_op_table.out"
 COMMITTED_CUDA = REPO / "snippets" / "amp" / "autocast_op_table_cuda.out"
+# The committed tables are generated with the pinned torch (constraints.txt). On another torch (the
+# GPU machine has 2.11) autocast's op lists differ, so comparing with them says nothing: those
+# tests are skipped there, naming both versions; the probes themselves still run.
+GENERATED_WITH = COMMITTED.read_text().splitlines()[0].split()[3]
+same_torch = pytest.mark.skipif(
+    torch.__version__ != GENERATED_WITH,
+    reason=f"the committed tables were generated with torch {GENERATED_WITH}; this is torch {torch.__version__}",
+)
 COLUMNS = [(torch.bfloat16, torch.float32), (torch.bfloat16, torch.bfloat16), (torch.float16, torch.float32)]
 CUDA_COLUMNS = [(torch.float16, torch.float32), (torch.float16, torch.float16), (torch.bfloat16, torch.float32)]
 
 
+@same_torch
 def test_committed_table_matches_the_installed_torch():
     # test_snippets.py checks the same file byte for byte; this test says what to do about it.
     fresh = format_autocast_table("cpu", COLUMNS) + "\n"
@@ -27,6 +36,7 @@ def test_committed_table_matches_the_installed_torch():
     )
 
 
+@same_torch
 def test_committed_cuda_table_matches_the_installed_torch():
     fresh = format_autocast_table("cuda", CUDA_COLUMNS, fake=True) + "\n"
     assert COMMITTED_CUDA.read_text() == fresh, (
@@ -36,6 +46,7 @@ def test_committed_cuda_table_matches_the_installed_torch():
     )
 
 
+@same_torch
 def test_table_names_the_torch_version():
     assert COMMITTED.read_text().splitlines()[0] == f"generated with torch {torch.__version__} for cpu"
     assert COMMITTED_CUDA.read_text().splitlines()[0] == (

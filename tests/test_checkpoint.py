@@ -352,3 +352,21 @@ def test_cuda_dropout_resumes_exactly(tmp_path):
     model, opt = make()
     load_checkpoint(tmp_path / "c.pt", model=model, optimizer=opt, map_location="cuda")
     assert first and steps(model, opt, 3) == pytest.approx(expected, rel=1e-6, abs=0)
+
+
+def test_permissions_are_those_torch_save_gives(tmp_path):
+    """mkstemp's 0600 would make a shared checkpoint unreadable to the group; torch.save gives 0666 & ~umask."""
+    import os
+    import stat
+
+    from reference_impl.checkpoint import save_atomic
+
+    old = os.umask(0o022)
+    try:
+        torch.save({"w": torch.ones(1)}, tmp_path / "plain.pt")
+        save_atomic({"w": torch.ones(1)}, tmp_path / "atomic.pt")
+    finally:
+        os.umask(old)
+    plain = stat.S_IMODE((tmp_path / "plain.pt").stat().st_mode)
+    atomic = stat.S_IMODE((tmp_path / "atomic.pt").stat().st_mode)
+    assert atomic == plain == 0o644

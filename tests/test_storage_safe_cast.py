@@ -34,6 +34,27 @@ def test_overflow_threshold_is_halfway_past_max():
     assert check_cast(x[:2], torch.float16).ok()
 
 
+@pytest.mark.parametrize(
+    ("dtype", "at_max", "tie", "past"),
+    [
+        # float16: max 65504 has an odd last significand bit, so the tie 65520 overflows
+        (torch.float16, 65504.0, 65520.0, 65521.0),
+        # bfloat16: the same (max 0x7F7F, odd)
+        (torch.bfloat16, 3.3895313892515355e38, 3.3961775292304e38, 3.397e38),
+        # float8_e5m2: max 57344 = 1.11b x 2^15 (odd): the tie 61440 overflows
+        (torch.float8_e5m2, 57344.0, 61440.0, 61441.0),
+        # float8_e4m3fn: max 448 = 1.110b x 2^8 (even): the tie 464 rounds to 448, no overflow
+        (torch.float8_e4m3fn, 448.0, 464.0, 464.5),
+    ],
+)
+def test_a_tie_at_the_top_overflows_only_when_max_is_odd(dtype, at_max, tie, past):
+    """Round to nearest, ties to even: the halfway point past max rounds to max when max is even."""
+    tie_overflows = dtype != torch.float8_e4m3fn
+    assert check_cast(torch.tensor([at_max], dtype=torch.float64), dtype).overflow == 0
+    assert check_cast(torch.tensor([tie], dtype=torch.float64), dtype).overflow == int(tie_overflows)
+    assert check_cast(torch.tensor([past], dtype=torch.float64), dtype).overflow == 1
+
+
 def test_clean_cast_reports_nothing():
     report = check_cast(torch.randn(1000), torch.bfloat16)
     assert report.ok() and report.problems() == [] and report.message() == ""
@@ -49,7 +70,8 @@ def test_float8_without_inf_saturating_and_nan():
     # float8_e4m3fn has no inf: torch 2.13 clamps 1e6 (and inf) to 448 on CPU.
     x = torch.tensor([1.0, 449.0, 463.9, 464.0, 1e6, math.inf])
     report = check_cast(x, torch.float8_e4m3fn)
-    assert report.overflow == 2  # 464 and 1e6; 449 and 463.9 round to 448 legitimately
+    # only 1e6: 449 and 463.9 round to 448, and so does 464, the tie (448's significand is even)
+    assert report.overflow == 1
     assert report.lost_inf == 1
     assert "has no inf" in report.message()
 

@@ -8,9 +8,10 @@ Modules:
     compare: a float model against its quantized version (bytes, latency, error,
         which modules were actually replaced).
 
-No quantized dtypes (``torch.qint8``...) are used: codes are ordinary
-``torch.int8``/``torch.uint8``/``torch.int32`` tensors, so the code runs on CPU and
-CUDA and does not touch the deprecated quantized-tensor API.
+The reference arithmetic uses no quantized dtypes (``torch.qint8``...): codes are ordinary
+``torch.int8``/``torch.uint8``/``torch.int32`` tensors, so it runs on CPU and CUDA without the
+deprecated quantized-tensor API. Only ``compare`` looks at models that torch.ao or torchao
+quantized (to measure them and to tell which modules were really replaced).
 """
 
 from reference_impl.errors import NonFiniteInputError, NothingQuantizedError

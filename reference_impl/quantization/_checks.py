@@ -1,7 +1,8 @@
-"""Argument checks and error types shared by the `reference_impl.quantization` modules.
+"""Argument checks shared by the `reference_impl.quantization` modules.
 
-Every check raises a typed error from `reference_impl.errors` (or a subclass
-defined here) whose message says what was wrong and what to do instead.
+Every check raises a typed error from `reference_impl.errors` (none is defined here; the two
+quantization errors are re-exported for convenience) whose message says what was wrong and
+what to do instead.
 """
 
 from __future__ import annotations

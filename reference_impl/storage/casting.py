@@ -191,20 +191,24 @@ def _require_float_dtype(dtype: Any) -> torch.dtype:
     return dtype
 
 
-def _overflow_threshold(dtype: torch.dtype) -> float:
-    """Smallest |x| that no longer rounds to the largest finite value of ``dtype``.
+def _overflow_threshold(dtype: torch.dtype) -> tuple[float, bool]:
+    """Where values stop rounding to the largest finite value of ``dtype``: ``(threshold, tie_overflows)``.
 
-    Round to nearest sends values up to half a step past ``max`` back to ``max``;
-    from ``max + step / 2`` on they overflow. The step is ``max`` minus the next
-    smaller value. Returned as a float64 number (inf for float64).
+    Round to nearest sends values up to half a step past ``max`` back to ``max``; past
+    ``max + step / 2`` they overflow. The step is ``max`` minus the next smaller value. At
+    exactly ``max + step / 2`` (a tie) round-to-nearest-even decides: the tie overflows when
+    ``max``'s last significand bit is odd (float16's 65504, bfloat16, float8_e5m2's 57344), and
+    stays at ``max`` when it is even (float8_e4m3fn's 448 = 1.110b x 2^8, so 464 -> 448 is an
+    ordinary rounding, not an overflow). The threshold is a float64 number (inf for float64).
     """
     facts = dtype_facts(dtype)
     if dtype == torch.float64:
-        return float("inf")
+        return float("inf"), False
     bits_dtype = {8: torch.uint8, 16: torch.int16, 32: torch.int32}[facts.bits]
     max_bits = torch.tensor([facts.max], dtype=torch.float64).to(dtype).view(bits_dtype)
     below_max = float((max_bits - 1).view(dtype).double().item())
-    return facts.max + (facts.max - below_max) / 2
+    tie_overflows = bool((max_bits.to(torch.int64) & 1).item())
+    return facts.max + (facts.max - below_max) / 2, tie_overflows
 
 
 def _cast_and_report(x: torch.Tensor, dtype: torch.dtype) -> tuple[torch.Tensor, CastReport]:
@@ -216,7 +220,9 @@ def _cast_and_report(x: torch.Tensor, dtype: torch.dtype) -> tuple[torch.Tensor,
     finite_in = torch.isfinite(xd)
     abs_x = xd.abs()
 
-    overflow = finite_in & ((abs_x >= _overflow_threshold(dtype)) | ~torch.isfinite(yd))
+    threshold, tie_overflows = _overflow_threshold(dtype)
+    past = (abs_x >= threshold) if tie_overflows else (abs_x > threshold)
+    overflow = finite_in & (past | ~torch.isfinite(yd))
     underflow = finite_in & (xd != 0) & (yd == 0)
     subnormal = torch.isfinite(yd) & (yd != 0) & (yd.abs() < facts.smallest_normal)
     nan = torch.isnan(xd)
