@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    env = json.loads((out / "environment.json").read_text())["environment"]
+    env = json.loads((out / "environment.json").read_text(encoding="utf-8"))["environment"]
     noisy = {name: r.too_noisy for name, r in results.items() if r.too_noisy}
     for name, result in results.items():
         if args.print_tables or name == "environment":

@@ -47,7 +47,7 @@ _ISA_LIMIT_VARS = (
 
 def _cpuinfo_field(name: str) -> str | None:
     try:
-        text = Path("/proc/cpuinfo").read_text()
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
     match = re.search(rf"^{re.escape(name)}\s*:\s*(.*)$", text, re.MULTILINE)

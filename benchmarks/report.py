@@ -253,11 +253,11 @@ def render_tables(json_path: Path) -> list[Path]:
     Returns:
         The markdown paths written (English first).
     """
-    data = json.loads(json_path.read_text())
+    data = json.loads(json_path.read_text(encoding="utf-8"))
     written = []
     for lang in LANGS:
         path = markdown_path(json_path, lang)
-        path.write_text(render_markdown(data, lang))
+        path.write_text(render_markdown(data, lang), encoding="utf-8")
         written.append(path)
     return written
 
@@ -275,7 +275,7 @@ def write_case(result: CaseResult, env: Mapping[str, Any], out_dir: Path) -> tup
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path = out_dir / f"{result.name}.json"
-    json_path.write_text(json.dumps(result.to_json(env), indent=2, ensure_ascii=False) + "\n")
+    json_path.write_text(json.dumps(result.to_json(env), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     md_path, _ = render_tables(json_path)
     return json_path, md_path
 

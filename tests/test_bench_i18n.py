@@ -202,3 +202,24 @@ def test_render_only_rewrites_both_tables_from_the_json_and_measures_nothing(tmp
     assert "wrote" in capsys.readouterr().out
     assert bench_main(["--render-only", "--out", str(tmp_path / "missing")]) == 2
     assert "--render-only" in build_parser().format_help()
+
+
+def test_render_only_works_under_the_c_locale(tmp_path):
+    """Results are read and written as UTF-8 whatever the locale (the Japanese tables are not ASCII)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from docs_tools.docs_model import REPO
+
+    src = REPO / "benchmarks" / "results" / "cpu"
+    out = tmp_path / "cpu"
+    shutil.copytree(src, out)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k not in ("LANG", "PYTHONUTF8")}
+    env.update(LC_ALL="C", LANG="C", PYTHONUTF8="0", PYTHONIOENCODING="ascii:backslashreplace")
+    proc = subprocess.run([sys.executable, "-m", "benchmarks", "--render-only", "--out", str(out)],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for ja in sorted(out.glob("*.ja.md")):
+        assert ja.read_text(encoding="utf-8") == (src / ja.name).read_text(encoding="utf-8"), ja.name
