@@ -5,7 +5,7 @@ one interpreter, its output checked the same way. So that the suite stays within
 budget, running each snippet *alone* as a file here is opt-in (``--snippets-as-files``, and
 always with ``--update-outputs`` or for a snippet no page shows); what a downloaded file would
 trip over alone, a name defined only by an earlier block, is checked statically for every
-snippet (``test_snippet_defines_what_it_uses``).
+snippet with ruff's undefined-name rule F821 (``test_snippet_defines_what_it_uses``).
 
 A snippet ``snippets/a/b.py`` may have ``snippets/a/b.out``: its stdout as recorded,
 which pages include right under the code. Text must match exactly; numbers too, unless
@@ -20,11 +20,11 @@ Run with ``--update-outputs`` to rewrite existing .out files from a real run
 
 from __future__ import annotations
 
-import builtins
 import functools
+import json
 import subprocess
-import symtable
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,26 +59,25 @@ def _shown_on_a_page() -> frozenset[str]:
     )
 
 
-def undefined_names(source: str, filename: str) -> list[str]:
-    """Global names a script uses but never binds (imports, assignments, defs) and that are not builtins."""
-    top = symtable.symtable(source, filename, "exec")
-    bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported() or s.is_namespace()}
-    used: set[str] = set()
-
-    def walk(table):
-        for sym in table.get_symbols():
-            if sym.is_referenced() and (table is top or sym.is_global()):
-                used.add(sym.get_name())
-        for child in table.get_children():
-            walk(child)
-
-    walk(top)
-    return sorted(n for n in used - bound if not hasattr(builtins, n) and n not in {"__file__", "__name__"})
+@functools.cache
+def _undefined_names() -> dict[str, list[str]]:
+    """ruff's F821 (undefined name) over every snippet, once: path -> the names it never defines."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--select", "F821", "--no-cache", "--isolated",
+         "--output-format", "json", "--exit-zero", str(SNIPPETS)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, f"ruff failed:\n{proc.stderr}"
+    found: dict[str, list[str]] = {}
+    for item in json.loads(proc.stdout):
+        name = item["message"].split("`")[1] if "`" in item["message"] else item["message"]
+        found.setdefault(str(Path(item["filename"]).resolve()), []).append(name)
+    return found
 
 
 @pytest.mark.parametrize("path", sorted(SNIPPETS.rglob("*.py")), ids=lambda p: str(p.relative_to(SNIPPETS)))
 def test_snippet_defines_what_it_uses(path):
-    missing = undefined_names(path.read_text(encoding="utf-8"), str(path))
+    missing = sorted(set(_undefined_names().get(str(path.resolve()), [])))
     assert not missing, (
         f"{path.relative_to(REPO)} uses {missing} without defining or importing them: it only works after "
         "an earlier block, but readers download and run it alone"
