@@ -33,7 +33,8 @@ LANGS = ("en", "ja")
 ALLOWED_WORDS = frozenset(
     {"dtype", "torch", "torchao", "autocast", "eager", "cpu", "cuda", "mkl", "openblas", "Linear",
      "Python", "Release", "Debug", "Intel", "Xeon", "Processor", "inf", "nan", "pickle", "tf", "onnxruntime",
-     "logits", "high", "highest", "True", "nvidia-smi", "amax", "Runtime"}
+     "logits", "high", "highest", "True", "nvidia-smi", "amax", "Runtime", "ieee", "scaled_mm", "scaling",
+     "dry-run"}
 )
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
@@ -179,6 +180,7 @@ _COLUMNS = {
     "col.events_ms": Text("CUDA events ms", "CUDA イベント ms"),
     "col.loop_ms": Text("timed loop ms", "ループで計測 ms"),
     "col.timers_agree": Text("events / loop", "イベント / ループ"),
+    "col.pct_peak": Text("% of data-sheet peak", "データシートのピークに対する割合"),
     "col.field": Text("field", "項目"),
     "col.value": Text("value", "値"),
 }
@@ -262,8 +264,10 @@ _NOTES = {
     ),
     "note.tflops": Text("TFLOP/s = 2n^3 / median time (n = {n}).", "TFLOP/s = 2n^3 / 時間の中央値 (n = {n}) です。"),
     "note.tf32": Text(
-        "float32 ran with TF32 off (set_float32_matmul_precision('highest')); tf32 with 'high'.",
-        "float32 は TF32 を無効にして (set_float32_matmul_precision('highest'))、tf32 は 'high' で実行しました。",
+        "float32 ran with TF32 off (torch.backends.cuda.matmul.fp32_precision = 'ieee'); tf32 with 'tf32', checked "
+        "to have engaged (its error well above float32's).",
+        "float32 は TF32 を無効にして (torch.backends.cuda.matmul.fp32_precision = 'ieee')、tf32 は 'tf32' で実行し、"
+        "TF32 が実際に効いたこと (誤差が float32 より十分に大きいこと) を確かめました。",
     ),
     "note.gpu_matmul_timing": Text(
         "Each dtype ran {iters} times after {warmup} warm-up calls; TFLOP/s = 2n^3 / time per call between CUDA "
@@ -278,8 +282,18 @@ _NOTES = {
         "{classes} クラスの出力層の zero_grad、順伝播、交差エントロピー、逆伝播、AdamW の更新です。バッチは {batch} x {seq} トークンです。",
     ),
     "note.float8_scaled": Text(
-        "float8_e4m3fn: torch._scaled_mm with one scale per tensor (amax / 448), output in bfloat16.",
-        "float8_e4m3fn は、テンソルごとに 1 つのスケール (amax / 448) を使う torch._scaled_mm で計算し、出力は bfloat16 です。",
+        "float8_e4m3fn: scaled_mm with one scale per tensor (amax / 448), output in bfloat16, on operands quantized "
+        "before timing; the row float8 scaling is the cost of quantizing both operands, which a model pays per call "
+        "for its activations.",
+        "float8_e4m3fn は、テンソルごとに 1 つのスケール (amax / 448) を使う scaled_mm で計算し、出力は bfloat16 です。"
+        "オペランドは計測の前に量子化しました。float8 scaling の行は 2 つのオペランドを量子化する時間で、"
+        "モデルでは活性化について呼び出しのたびにかかります。",
+    ),
+    "note.stand_in": Text(
+        "Dry run on a CPU stand-in (--dry-run): tiny sizes, a CPU timer in place of CUDA events, no TF32; these "
+        "figures say nothing about a GPU, only that the case runs end to end.",
+        "CPU を代役にしたドライラン (--dry-run) です。サイズはごく小さく、CUDA イベントの代わりに CPU のタイマーを使い、"
+        "TF32 は効きません。この数値は GPU について何も語らず、ケースが最後まで動くことだけを示します。",
     ),
     "note.float8_unsupported": Text(
         "float8 not measured: torch._scaled_mm needs compute capability 8.9 or newer (this GPU: {capability}).",
@@ -383,6 +397,7 @@ _ENVIRONMENT = {
     "env.gpu_capability": Text("GPU compute capability", "GPU の計算能力"),
     "env.gpu_driver": Text("GPU driver", "GPU ドライバ"),
     "env.gpu_clocks": Text("GPU clocks", "GPU クロック"),
+    "env.gpu_uuid": _same("GPU UUID"),
     # values
     "value.full": Text("full", "フル"),
     "value.quick": Text("quick", "クイック"),
@@ -392,6 +407,9 @@ _ENVIRONMENT = {
     "value.unknown": Text("unknown", "不明"),
     "value.not_installed": Text("not installed", "未インストール"),
     "value.no_nvidia_smi": Text("unknown (nvidia-smi not found)", "不明 (nvidia-smi が見つからない)"),
+    "value.no_nvml_match": Text(
+        "unknown (no NVML device has torch's UUID)", "不明 (torch のデバイスと UUID が一致する NVML デバイスがない)"
+    ),
     "value.nvidia_smi_failed": Text("unknown (nvidia-smi failed: {error})", "不明 (nvidia-smi が失敗: {error})"),
     "value.not_applicable": Text("n/a ({device} run)", "該当なし ({device} での実行)"),
     "value.gpu_clocks": Text("SM {sm} (max {sm_max}), memory {memory}", "SM {sm} (最大 {sm_max})、メモリ {memory}"),

@@ -11,6 +11,7 @@ from typing import Sequence
 from benchmarks.cases import ALL_CASES
 from benchmarks.config import BenchConfig
 from benchmarks.report import case_json_files, render_markdown, render_tables
+from benchmarks.published import beside_published
 from benchmarks.runner import run_bench
 from reference_impl.errors import ConfigError
 
@@ -41,6 +42,11 @@ def build_parser(prog: str = "python -m benchmarks") -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=int, default=None, help="alternating rounds per comparison (quick 5, full 9)")
     p.add_argument("--min-time", type=float, default=None, help="seconds per measurement (quick 0.05, full 0.25)")
     p.add_argument("--print", dest="print_tables", action="store_true", help="also print every table")
+    p.add_argument(
+        "--dry-run", action="store_true",
+        help="with --device cuda and --out: run the GPU cases end to end on a CPU stand-in (tiny sizes, a CPU "
+        "timer), to check that they run before a GPU is at hand; the figures mean nothing",
+    )
     p.add_argument(
         "--render-only", action="store_true",
         help="measure nothing: rewrite every <case>.md and <case>.ja.md of the results folder "
@@ -73,9 +79,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.render_only:
         return _render_only(args.out if args.out is not None else Path("benchmarks") / "results" / args.device)
+    if args.dry_run and (args.out is None or args.device != "cuda"):
+        print("error: --dry-run needs --device cuda and an --out folder (it never writes over the published results)",
+              file=sys.stderr)
+        return 2
     try:
         cfg = BenchConfig.make(
-            device=args.device, quick=args.quick, rounds=args.rounds, min_time=args.min_time, threads=args.threads
+            device=args.device, quick=args.quick or args.dry_run, rounds=args.rounds, min_time=args.min_time,
+            threads=args.threads, stand_in=args.dry_run,
         )
         out = args.out if args.out is not None else Path("benchmarks") / "results" / args.device
         results = run_bench(cfg, out, args.cases, log=lambda line: print(line, file=sys.stderr, flush=True))
@@ -89,6 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\n## {result.title} ({name})\n")
             print(render_markdown(result.to_json(env)))
     print(f"results written to {out}/")
+    if cfg.device == "cpu":
+        for line in beside_published(results, env):
+            print(line)
     if noisy:
         print("too noisy to publish (spread > limit): " + " | ".join(f"{k}: {'; '.join(v)}" for k, v in noisy.items()))
     return 0

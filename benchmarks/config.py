@@ -35,6 +35,9 @@ class BenchConfig:
         threads: Threads used while measuring.
         compile: Also measure ``torch.compile`` variants (torchao case).
         warmup: Untimed calls of each variant before measuring.
+        stand_in: A dry run of the GPU cases on the CPU (``--dry-run``): ``device`` stays
+            ``"cuda"`` (the GPU cases and their checks run) but tensors live on the CPU, sizes
+            are tiny, and nothing GPU-only (CUDA events, TF32) is asked of it.
     """
 
     device: str = "cpu"
@@ -44,11 +47,21 @@ class BenchConfig:
     threads: int = 1
     compile: bool = True
     warmup: int = 3
+    stand_in: bool = False
 
     def __post_init__(self) -> None:
         if self.device not in ("cpu", "cuda"):
             raise ConfigError(f"device must be 'cpu' or 'cuda', got {self.device!r}")
-        require_cuda(self.device, "--device cuda was asked for", "torch.cuda.is_available() is False; use --device cpu")
+        if self.stand_in and self.device != "cuda":
+            raise ConfigError("--dry-run runs the GPU cases on a CPU stand-in: use it with --device cuda")
+        if not self.stand_in:
+            require_cuda(self.device, "--device cuda was asked for",
+                         "torch.cuda.is_available() is False; use --device cpu, or --dry-run to exercise the GPU cases")
+
+    @property
+    def target_device(self) -> str:
+        """Where the tensors go: ``"cpu"`` for a stand-in run, else ``device``."""
+        return "cpu" if self.stand_in else self.device
         if self.threads < 1:
             raise ConfigError(f"threads must be >= 1, got {self.threads}")
 
@@ -61,6 +74,7 @@ class BenchConfig:
         rounds: int | None = None,
         min_time: float | None = None,
         threads: int = 1,
+        stand_in: bool = False,
     ) -> "BenchConfig":
         """Build a config with the quick or full defaults, optionally overridden.
 
@@ -71,6 +85,7 @@ class BenchConfig:
             rounds: Override the number of rounds.
             min_time: Override the seconds per measurement.
             threads: Threads while measuring.
+            stand_in: Run the GPU cases on a CPU stand-in (see the class).
 
         Returns:
             The config.
@@ -89,7 +104,8 @@ class BenchConfig:
             min_time=min_time if min_time is not None else (0.05 if quick else 0.25),
             threads=threads,
             compile=not quick,
-            warmup=1 if quick else 3,
+            warmup=1 if quick or stand_in else 3,
+            stand_in=stand_in,
         )
 
     def compare(
@@ -98,7 +114,7 @@ class BenchConfig:
         """[compare][benchmarks.timing.compare] with this config's rounds, time, threads and device."""
         return compare(
             baseline, variants, rounds=self.rounds, min_time=self.min_time, warmup=self.warmup, threads=self.threads,
-            device=self.device,
+            device=self.target_device,
         )
 
 

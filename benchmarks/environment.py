@@ -136,29 +136,88 @@ def _package_version(name: str) -> str | Msg:
         return Msg("value.not_installed")
 
 
+def _normalized_uuid(uuid: object) -> str:
+    """``GPU-1a2b...`` (NVML, nvidia-smi) and ``1a2b...`` (torch) as one form."""
+    text = uuid.decode() if isinstance(uuid, bytes) else str(uuid)
+    return text.lower().removeprefix("gpu-")
+
+
+def nvml_facts(uuid: object, nvml=None) -> dict[str, str] | None:
+    """Driver, clocks and UUID of the NVML device whose UUID is ``uuid`` (torch's device 0).
+
+    The first GPU that nvidia-smi lists is not torch's device 0 when ``CUDA_VISIBLE_DEVICES``
+    reorders or hides GPUs; the UUID names the same device for both.
+
+    Args:
+        uuid: ``torch.cuda.get_device_properties(0).uuid``.
+        nvml: The ``pynvml`` module (from nvidia-ml-py); imported when None.
+
+    Returns:
+        ``{"uuid", "driver", "sm", "sm_max", "memory"}``, or None when NVML is missing, fails, or
+        has no device with that UUID.
+    """
+    if nvml is None:
+        try:
+            import pynvml as nvml  # nvidia-ml-py
+        except ImportError:
+            return None
+    want = _normalized_uuid(uuid)
+    try:
+        nvml.nvmlInit()
+    except Exception:  # noqa: BLE001 - no driver, no NVML: the stamp says unknown
+        return None
+    try:
+        for index in range(nvml.nvmlDeviceGetCount()):
+            handle = nvml.nvmlDeviceGetHandleByIndex(index)
+            if _normalized_uuid(nvml.nvmlDeviceGetUUID(handle)) != want:
+                continue
+            driver = nvml.nvmlSystemGetDriverVersion()
+            return {
+                "uuid": "GPU-" + want,
+                "driver": driver.decode() if isinstance(driver, bytes) else str(driver),
+                "sm": f"{nvml.nvmlDeviceGetClockInfo(handle, nvml.NVML_CLOCK_SM)} MHz",
+                "sm_max": f"{nvml.nvmlDeviceGetMaxClockInfo(handle, nvml.NVML_CLOCK_SM)} MHz",
+                "memory": f"{nvml.nvmlDeviceGetClockInfo(handle, nvml.NVML_CLOCK_MEM)} MHz",
+            }
+        return None
+    except Exception:  # noqa: BLE001
+        return None
+    finally:
+        nvml.nvmlShutdown()
+
+
 def _gpu_fields(device: str) -> dict[str, str | Msg]:
     if device != "cuda":
         na = Msg("value.not_applicable", device=device)
-        return {"gpu_name": na, "gpu_driver": na, "gpu_capability": na, "gpu_clocks": na}
+        return {"gpu_name": na, "gpu_uuid": na, "gpu_driver": na, "gpu_capability": na, "gpu_clocks": na}
     props = torch.cuda.get_device_properties(0)
+    uuid = "GPU-" + _normalized_uuid(props.uuid)
     fields: dict[str, str | Msg] = {
         "gpu_name": props.name,
+        "gpu_uuid": uuid,
         "gpu_capability": f"{props.major}.{props.minor}",
-        "gpu_driver": Msg("value.no_nvidia_smi"),
-        "gpu_clocks": Msg("value.no_nvidia_smi"),
+        "gpu_driver": Msg("value.no_nvml_match"),
+        "gpu_clocks": Msg("value.no_nvml_match"),
     }
-    smi = shutil.which("nvidia-smi")
-    if smi:
-        try:
-            line = subprocess.run(
-                [smi, "--query-gpu=driver_version,clocks.sm,clocks.max.sm,clocks.mem", "--format=csv,noheader"],
-                capture_output=True, text=True, timeout=20, check=True,
-            ).stdout.splitlines()[0]
-            driver, sm, sm_max, mem = (p.strip() for p in line.split(","))
-            fields["gpu_driver"] = driver
-            fields["gpu_clocks"] = Msg("value.gpu_clocks", sm=sm, sm_max=sm_max, memory=mem)
-        except (OSError, subprocess.SubprocessError, ValueError, IndexError) as err:
-            fields["gpu_driver"] = Msg("value.nvidia_smi_failed", error=type(err).__name__)
+    facts = nvml_facts(props.uuid)
+    if facts is not None:
+        fields["gpu_driver"] = facts["driver"]
+        fields["gpu_clocks"] = Msg("value.gpu_clocks", sm=facts["sm"], sm_max=facts["sm_max"], memory=facts["memory"])
+        return fields
+    smi = shutil.which("nvidia-smi")  # without nvidia-ml-py: ask nvidia-smi about that UUID, not its first line
+    if not smi:
+        fields["gpu_driver"] = fields["gpu_clocks"] = Msg("value.no_nvidia_smi")
+        return fields
+    try:
+        line = subprocess.run(
+            [smi, f"--id={uuid}", "--query-gpu=driver_version,clocks.sm,clocks.max.sm,clocks.mem", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=20, check=True,
+        ).stdout.splitlines()[0]
+        driver, sm, sm_max, mem = (p.strip() for p in line.split(","))
+        fields["gpu_driver"] = driver
+        fields["gpu_clocks"] = Msg("value.gpu_clocks", sm=sm, sm_max=sm_max, memory=mem)
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError) as err:
+        fields["gpu_driver"] = Msg("value.nvidia_smi_failed", error=type(err).__name__)
     return fields
 
 

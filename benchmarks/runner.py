@@ -54,17 +54,20 @@ def run_bench(
     Raises:
         ConfigError: An unknown case name, or a GPU-only case on the CPU.
     """
-    names = list(cases) if cases else cases_for(cfg.device)
+    names = list(cases) if cases else (list(GPU_CASES) if cfg.stand_in else cases_for(cfg.device))
     unknown = [n for n in names if n not in ALL_CASES]
     if unknown:
         raise ConfigError(f"unknown case(s) {unknown}; choose from {sorted(ALL_CASES)}")
     gpu_only = [n for n in names if n in GPU_CASES and cfg.device != "cuda"]
+    if cfg.stand_in and not set(names) <= set(GPU_CASES):
+        raise ConfigError(f"--dry-run runs the GPU cases only; {sorted(set(names) - set(GPU_CASES))} are not")
     if gpu_only:
         raise ConfigError(f"case(s) {gpu_only} measure a GPU; run them with --device cuda on a machine with one")
     previous_threads = torch.get_num_threads()
     torch.set_num_threads(cfg.threads)
     try:
-        env = collect_environment(device=cfg.device, threads=cfg.threads, mode="quick" if cfg.quick else "full")
+        # a stand-in run (--dry-run) stamps the CPU it really ran on
+        env = collect_environment(device=cfg.target_device, threads=cfg.threads, mode="quick" if cfg.quick else "full")
         results = {"environment": environment_case(env)}
         for name in ["environment", *names]:
             start = time.perf_counter()

@@ -23,6 +23,7 @@ The family:
       disable itself), `ScalerNotNeededError`, `ScalerRequiredError`, `NonFiniteInputError`,
       `NothingQuantizedError`.
     - `ScalerStateError` (a `RuntimeError`): GradScaler methods called out of order.
+    - `VariantNotEngagedError` (a `RuntimeError`): a benchmark variant did not run as asked.
     - `CheckpointError`: `CheckpointNotFoundError` (a `FileNotFoundError`), `CheckpointFormatError`
       (a `ValueError`), `CheckpointWriteError` (an `OSError`).
 """
@@ -48,6 +49,7 @@ __all__ = [
     "ScalerNotNeededError",
     "ScalerRequiredError",
     "ScalerStateError",
+    "VariantNotEngagedError",
     "UnknownDeviceTypeError",
     "WrongTypeError",
 ]
@@ -127,6 +129,11 @@ class NothingQuantizedError(ConfigError):
 
 class ScalerStateError(ReferenceImplError, RuntimeError):
     """A gradient scaler's methods were called in an order that breaks its state machine."""
+
+
+class VariantNotEngagedError(ReferenceImplError, RuntimeError):
+    """A measured variant did not run as asked (TF32 off, a float8 product on float32 operands,
+    timers that disagree): its figure must not be published."""
 
 
 class CheckpointError(ReferenceImplError):

@@ -1,12 +1,15 @@
 """A transformer block's training step on a GPU: float32, TF32, float16 + GradScaler, bfloat16.
 
-CUDA only (``--device cuda``). One ``nn.TransformerEncoderLayer`` (d_model 1024, 16 heads,
+CUDA only (``--device cuda``; ``--dry-run`` runs the same code on a CPU stand-in with a tiny
+block). One ``nn.TransformerEncoderLayer`` (d_model 1024, 16 heads,
 feed-forward 4096) with a 1000-class head, batch 16 x 256 tokens (quick: batch 8 x 128). Each
 variant's step (``zero_grad``, forward, cross-entropy, backward, AdamW step) is timed against
 float32 in alternating rounds, with the step's peak memory above what stays allocated, and the
 loss after a few steps from the same weights compared with float32's.
 
-`make_step` builds the step for any device and is unit-tested on CPU; `run` needs a GPU.
+Each variant is checked to have engaged before it is published: the logits come out in the
+autocast dtype, and TF32 (on a GPU) changes the loss, where a TF32 run identical to float32 would
+mean the switch did nothing. TF32 is switched with the ``fp32_precision`` API.
 """
 
 from __future__ import annotations
@@ -23,16 +26,16 @@ from benchmarks.catalog import Msg
 from benchmarks.config import BenchConfig
 from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
 from reference_impl._checks import dtype_name
-from reference_impl.errors import CudaUnavailableError
+from reference_impl.errors import CudaUnavailableError, VariantNotEngagedError
 
 __all__ = ["VARIANTS", "make_block", "make_step", "run"]
 
-#: Variant label -> (autocast dtype or None, float32 matmul precision, uses a GradScaler).
+#: Variant label -> (autocast dtype or None, CUDA matmul fp32_precision, uses a GradScaler).
 VARIANTS: dict[str, tuple[torch.dtype | None, str, bool]] = {
-    "float32": (None, "highest", False),
-    "tf32": (None, "high", False),
-    "autocast float16 + GradScaler": (torch.float16, "highest", True),
-    "autocast bfloat16": (torch.bfloat16, "highest", False),
+    "float32": (None, "ieee", False),
+    "tf32": (None, "tf32", False),
+    "autocast float16 + GradScaler": (torch.float16, "ieee", True),
+    "autocast bfloat16": (torch.bfloat16, "ieee", False),
 }
 
 
@@ -67,8 +70,9 @@ def make_step(
     seen: dict[str, torch.dtype] = {}
 
     def step() -> torch.Tensor:
-        previous = torch.get_float32_matmul_precision()
-        torch.set_float32_matmul_precision(precision)
+        matmul = torch.backends.cuda.matmul
+        previous = matmul.fp32_precision
+        matmul.fp32_precision = precision
         try:
             opt.zero_grad(set_to_none=True)
             with torch.autocast(device, dtype=dtype) if dtype is not None else nullcontext():
@@ -78,7 +82,7 @@ def make_step(
             backward_and_step(loss, opt, scaler)
             return loss.detach()
         finally:
-            torch.set_float32_matmul_precision(previous)
+            matmul.fp32_precision = previous
 
     return step, seen
 
@@ -91,12 +95,16 @@ def run(cfg: BenchConfig) -> CaseResult:
     """
     if cfg.device != "cuda":
         raise CudaUnavailableError("the gpu_transformer_step case measures a GPU; run it with --device cuda")
-    batch, seq = (8, 128) if cfg.quick else (16, 256)
-    d_model, heads, ff, classes = 1024, 16, 4096, 1000
+    device = cfg.target_device
+    if cfg.stand_in:
+        batch, seq, d_model, heads, ff, classes = 2, 8, 32, 4, 64, 10
+    else:
+        batch, seq = (8, 128) if cfg.quick else (16, 256)
+        d_model, heads, ff, classes = 1024, 16, 4096, 1000
     g = torch.Generator().manual_seed(0)
-    x = torch.randn(batch, seq, d_model, generator=g).cuda()
-    y = torch.randint(0, classes, (batch, seq), generator=g).cuda()
-    block = make_block(d_model, heads, ff, classes).cuda()
+    x = torch.randn(batch, seq, d_model, generator=g).to(device)
+    y = torch.randint(0, classes, (batch, seq), generator=g).to(device)
+    block = make_block(d_model, heads, ff, classes).to(device)
     result = CaseResult(
         "gpu_transformer_step",
         "Transformer block training step on a GPU, float32 vs TF32 and autocast",
@@ -115,8 +123,9 @@ def run(cfg: BenchConfig) -> CaseResult:
         for _ in range(n_check):
             loss = fresh()
         losses[name], dtypes[name] = float(loss), seen["logits"]
+        check_engaged(name, dtypes[name], losses[name], losses.get("float32"), cfg.stand_in)
     steps = {name: make_step(block, x, y, name)[0] for name in VARIANTS}
-    peaks = {name: step_peak_mib(step, "cuda") for name, step in steps.items()}
+    peaks = {name: step_peak_mib(step, device) for name, step in steps.items()}
     comparisons = cfg.compare(("float32", steps["float32"]), {n: s for n, s in steps.items() if n != "float32"})
     for name, c in comparisons.items():
         result.add_comparison(name, c)
@@ -133,6 +142,31 @@ def run(cfg: BenchConfig) -> CaseResult:
         Msg("note.transformer_step", d_model=d_model, heads=heads, ff=ff, classes=classes, batch=batch, seq=seq),
         Msg("note.loss_after_steps", steps=n_check),
         Msg("note.median_rounds", rounds=cfg.rounds),
-        Msg("note.step_peak", peak=peaks["float32"]),
     ]
+    if peaks["float32"] is not None:  # no allocator statistics on the CPU stand-in
+        result.notes.append(Msg("note.step_peak", peak=peaks["float32"]))
+    if cfg.stand_in:
+        result.notes.append(Msg("note.stand_in"))
     return result
+
+
+def check_engaged(name: str, logits_dtype: torch.dtype, loss: float, float32_loss: float | None, stand_in: bool) -> None:
+    """Raise unless ``name`` really ran as asked (see the module docstring).
+
+    Examples:
+        >>> check_engaged("autocast bfloat16", torch.bfloat16, 1.0, 1.0, False)
+        >>> check_engaged("autocast bfloat16", torch.float32, 1.0, 1.0, False)
+        Traceback (most recent call last):
+        ...
+        reference_impl.errors.VariantNotEngagedError: autocast bfloat16: the logits came out in torch.float32, not torch.bfloat16: autocast did not engage
+    """
+    expected = VARIANTS[name][0] or torch.float32
+    if logits_dtype != expected:
+        raise VariantNotEngagedError(
+            f"{name}: the logits came out in {logits_dtype}, not {expected}: autocast did not engage"
+        )
+    if name == "tf32" and not stand_in and float32_loss is not None and loss == float32_loss:
+        raise VariantNotEngagedError(
+            "tf32: the loss after the check steps is bit-identical to float32's: TF32 did not engage "
+            "(check torch.backends.cuda.matmul.fp32_precision)"
+        )

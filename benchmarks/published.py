@@ -1,0 +1,85 @@
+"""The reader's ratios beside the site's: what ``python -m benchmarks --device cpu`` prints last.
+
+A ratio alone ("bfloat16 0.01x") does not tell a reader whether their run went wrong or their CPU
+is simply of another class. So each ratio is printed beside the ratio the site published for the
+same case and row, from the committed results of the same instruction-set class:
+``benchmarks/results/cpu-avx2`` for CPUs where PyTorch dispatches to AVX2 kernels (or none), and
+``benchmarks/results/cpu`` for the others (the class each folder was measured on is in its
+``environment.json``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+__all__ = ["RESULTS", "beside_published", "published_folder", "published_ratios", "row_label"]
+
+RESULTS = Path(__file__).with_name("results")
+_AVX2_OR_LESS = {"AVX2", "DEFAULT", "NO AVX"}
+
+
+def published_folder(torch_cpu_capability: str) -> Path:
+    """The committed results of this CPU's class.
+
+    Examples:
+        >>> published_folder("AVX2").name, published_folder("AVX512").name
+        ('cpu-avx2', 'cpu')
+    """
+    return RESULTS / ("cpu-avx2" if torch_cpu_capability.upper() in _AVX2_OR_LESS else "cpu")
+
+
+def row_label(row: Mapping[str, Any], columns: Iterable[Mapping[str, Any]]) -> str:
+    """What names a row: its text cells other than the verdict and the spread, joined.
+
+    Examples:
+        >>> row_label({"dtype": "bfloat16", "spread": "1.05", "n": 1024},
+        ...           [{"key": "dtype", "format": "text"}, {"key": "spread", "format": "text"}, {"key": "n", "format": "int"}])
+        'bfloat16'
+    """
+    parts = []
+    for column in columns:
+        key = column["key"]
+        if column.get("format") == "text" and key not in ("verdict", "spread") and isinstance(row.get(key), (str, int)):
+            parts.append(str(row[key]))
+    return " / ".join(parts)
+
+
+def published_ratios(case: str, folder: Path) -> dict[str, float]:
+    """Row label -> published ratio for one case (empty when the class has no such result)."""
+    path = folder / f"{case}.json"
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {row_label(row, data["columns"]): row["ratio"] for row in data["rows"] if "ratio" in row}
+
+
+def beside_published(results: Mapping[str, Any], env: Mapping[str, Any]) -> list[str]:
+    """One line per measured ratio: this run's and the published one for this CPU's class.
+
+    Args:
+        results: Case name -> ``CaseResult`` of this run.
+        env: This run's environment stamp (``torch_cpu_capability`` chooses the class).
+
+    Returns:
+        Printable lines (a header first).
+    """
+    folder = published_folder(str(env.get("torch_cpu_capability", "")))
+    published_env = folder / "environment.json"
+    isa = json.loads(published_env.read_text(encoding="utf-8"))["environment"].get("isa_class", "?") if published_env.exists() else "?"
+    lines = [f"\nThis run beside the site's published ratios ({folder.name}: measured on {isa}); "
+             "> 1 means faster than the baseline:"]
+    for name, result in results.items():
+        if name == "environment":
+            continue
+        data = result.to_json(env)
+        published = published_ratios(name, folder)
+        for row in data["rows"]:
+            if "ratio" not in row:
+                continue
+            label = row_label(row, data["columns"])
+            theirs = published.get(label)
+            shown = f"{theirs:.3g}x" if theirs is not None else "not published for this class"
+            lines.append(f"  {name}: {label}: {row['ratio']:.3g}x (published: {shown})")
+    return lines
