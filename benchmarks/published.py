@@ -67,7 +67,13 @@ def beside_published(results: Mapping[str, Any], env: Mapping[str, Any]) -> list
     """
     folder = published_folder(str(env.get("torch_cpu_capability", "")))
     published_env = folder / "environment.json"
-    isa = json.loads(published_env.read_text(encoding="utf-8"))["environment"].get("isa_class", "?") if published_env.exists() else "?"
+    isa = "?"
+    if published_env.exists():
+        stamp = json.loads(published_env.read_text(encoding="utf-8"))["environment"]
+        isa = stamp.get("isa_class", "?")
+        limit = stamp.get("isa_limit")
+        if isinstance(limit, str) and limit:  # an older CPU's kernels chosen on a newer one
+            isa = f"{stamp.get('torch_cpu_capability', '?')} kernels ({limit}) on {isa}"
     lines = [f"\nThis run beside the site's published ratios ({folder.name}: measured on {isa}); "
              "> 1 means faster than the baseline:"]
     for name, result in results.items():
