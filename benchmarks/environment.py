@@ -142,7 +142,7 @@ def _normalized_uuid(uuid: object) -> str:
     return text.lower().removeprefix("gpu-")
 
 
-def nvml_facts(uuid: object, nvml=None) -> dict[str, str] | None:
+def nvml_facts(uuid: object, nvml: Any = None) -> dict[str, str] | None:
     """Driver, clocks and UUID of the NVML device whose UUID is ``uuid`` (torch's device 0).
 
     The first GPU that nvidia-smi lists is not torch's device 0 when ``CUDA_VISIBLE_DEVICES``

@@ -24,6 +24,7 @@ import functools
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -59,12 +60,11 @@ def _shown_on_a_page() -> frozenset[str]:
     )
 
 
-@functools.cache
-def _undefined_names() -> dict[str, list[str]]:
-    """ruff's F821 (undefined name) over every snippet, once: path -> the names it never defines."""
+def _ruff_undefined(target: Path) -> dict[str, list[str]]:
+    """ruff's F821 (undefined name) over a file or folder: path -> the names it never defines."""
     proc = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--select", "F821", "--no-cache", "--isolated",
-         "--output-format", "json", "--exit-zero", str(SNIPPETS)],
+         "--output-format", "json", "--exit-zero", str(target)],
         capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, f"ruff failed:\n{proc.stderr}"
@@ -73,6 +73,20 @@ def _undefined_names() -> dict[str, list[str]]:
         name = item["message"].split("`")[1] if "`" in item["message"] else item["message"]
         found.setdefault(str(Path(item["filename"]).resolve()), []).append(name)
     return found
+
+
+@functools.cache
+def _undefined_names() -> dict[str, list[str]]:
+    """F821 over every snippet, once."""
+    return _ruff_undefined(SNIPPETS)
+
+
+def undefined_names(code: str, name: str) -> list[str]:
+    """The names ``code`` (a file called ``name``) uses without defining or importing them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / name
+        path.write_text(code, encoding="utf-8")
+        return sorted(set(_ruff_undefined(path).get(str(path.resolve()), [])))
 
 
 @pytest.mark.parametrize("path", sorted(SNIPPETS.rglob("*.py")), ids=lambda p: str(p.relative_to(SNIPPETS)))
