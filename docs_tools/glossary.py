@@ -1,44 +1,63 @@
-"""One concept, one Japanese term: the glossary in docs/glossary.yml.
+"""The site's glossary (docs/glossary.yml): the reader's view and the Japanese style rule.
 
-The pages docs/ja/glossary.md and docs/en/glossary.md are generated from it:
+Generated from the YAML, in both languages:
+
+* ``docs/{ja,en}/glossary.md``: every core term with a one-line definition and a link to the page
+  (and section) that explains it, then a short style section with the Japanese variants not used;
+* ``docs/includes/abbreviations.{ja,en}.md``: Markdown abbreviations (``*[TF32]: ...``) that
+  pymdownx.snippets appends to every page (``auto_append`` in mkdocs.yml / mkdocs.en.yml), so that
+  hovering TF32, AMP, QAT, PTQ ... anywhere on the site shows the glossary's definition.
 
     python -m docs_tools.glossary --write
 
-tests/test_glossary.py fails when a page is out of date, and when Japanese prose
-(outside code, see docs_model.prose_lines) uses one of an entry's ``avoid``
-patterns (Python regular expressions).
+tests/test_glossary.py fails when a generated file is out of date, when a term's ``see`` link points
+at a page or anchor that does not exist, and when Japanese prose (outside code, see
+docs_model.prose_lines) uses one of an entry's ``avoid`` patterns (Python regular expressions).
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 import yaml
 
-from docs_tools.docs_model import DOCS, prose_lines
+from docs_tools.docs_model import DOCS, HEADING, HEADING_ID, LANGS, prose_lines
 
 SOURCE = DOCS / "glossary.yml"
+INCLUDES = DOCS / "includes"
 _PLAIN = re.compile(r"^[^\\()\[\]?*+|^$.{}]+$")
 
 TEXT = {
     "ja": {
         "title": "# 用語集 {#glossary}",
         "intro": (
-            "このサイトでは、一つの概念に一つの訳語だけを使います。たとえば「精度」は数値の細かさだけを指し、"
-            "分類がどれだけ当たったかは「正解率」と書きます。右の列の表記は使いません(テストが日本語のページを調べます)。"
+            "このサイトに出てくる用語を、一行の説明と、詳しく解説している節へのリンクとともにまとめます。"
+            "ページ中の AMP、TF32、QAT、PTQ などの略語にポインターを重ねる(スマートフォンではタップする)と、"
+            "ここと同じ説明が表示されます。"
         ),
-        "header": "| 用語 | 英語 | 意味 | 使わない表記 |",
+        "see": "解説: ",
+        "style_title": "## 表記のきまり {#style}",
+        "style_intro": (
+            "日本語のページでは、一つの概念に一つの訳語だけを使います。たとえば「精度」は数値の細かさだけを指し、"
+            "分類がどれだけ当たったかは「正解率」と書きます。次の表記は使いません(テストが日本語のページを調べます)。"
+        ),
     },
     "en": {
         "title": "# Glossary {#glossary}",
         "intro": (
-            "Each concept on this site has one name in each language. The Japanese pages use exactly the "
-            "Japanese term listed here, and never the variants in the last column (a test checks the "
-            "Japanese pages). \"Precision\" always means how finely a format resolves numbers; how often a "
-            "classifier is right is its accuracy."
+            "The terms used on this site, each with a one-line definition and a link to the section that "
+            "explains it. Hover over an abbreviation such as AMP, TF32, QAT or PTQ on any page (tap it on a "
+            "phone) to see the same definition."
         ),
-        "header": "| Term | Japanese | Meaning | Japanese variants not used |",
+        "see": "Explained in: ",
+        "style_title": "## Japanese terms {#style}",
+        "style_intro": (
+            "The Japanese pages use one term per concept. \"Precision\" (精度) always means how finely a "
+            "format resolves numbers; how often a classifier is right is its accuracy (正解率). These "
+            "Japanese variants are not used (a test checks the Japanese pages):"
+        ),
     },
 }
 
@@ -47,28 +66,100 @@ def load() -> dict:
     return yaml.safe_load(SOURCE.read_text(encoding="utf-8"))
 
 
+def terms(data: dict) -> list[dict]:
+    return [term for group in data["groups"] for term in group["terms"]]
+
+
+def _page_title(lang: str, rel: str) -> str:
+    """The H1 of docs/<lang>/<rel>, without its ``{#id}``."""
+    for line in (DOCS / lang / rel).read_text(encoding="utf-8").splitlines():
+        h = HEADING.match(line)
+        if h and len(h.group("hashes")) == 1:
+            return HEADING_ID.sub("", h.group("text")).strip()
+    raise ValueError(f"docs/{lang}/{rel} has no '# title'")
+
+
+def _base(name: str) -> str:
+    """A term without its parenthesized part: "float32(単精度)" -> "float32"."""
+    return re.sub(r"\s*\(.*?\)", "", name).strip()
+
+
+def _other(term: dict, lang: str) -> str:
+    """The term in the other language (without its parenthesized part), where it differs."""
+    other = _base(term["en" if lang == "ja" else "ja"])
+    if other == _base(term[lang]):
+        return ""
+    return f"({other})" if lang == "ja" else f" ({other})"
+
+
 def render(lang: str, data: dict | None = None) -> str:
     data = data or load()
     t = TEXT[lang]
     out = [t["title"], "", t["intro"], ""]
     for group in data["groups"]:
-        out += [f"## {group[lang]} {{#{group['id']}}}", "", t["header"], "| --- | --- | --- | --- |"]
+        out += [f"## {group[lang]} {{#{group['id']}}}", ""]
         for term in group["terms"]:
-            variants = term.get("shown") or "、".join(a for a in term["avoid"] if _PLAIN.match(a)) or "—"
-            first, second = (term["ja"], term["en"]) if lang == "ja" else (term["en"], term["ja"])
-            out.append(f"| {first} | {second} | {term[lang + '_def']} | {variants} |")
-        out.append("")
+            page, _, _anchor = term["see"].partition("#")
+            out += [
+                f"**{term[lang]}**{{#{term['id']}}}{_other(term, lang)}",
+                f":   {term[lang + '_def']}。{t['see']}[{_page_title(lang, page)}]({term['see']})"
+                if lang == "ja"
+                else f":   {term[lang + '_def'][0].upper()}{term[lang + '_def'][1:]}. {t['see']}[{_page_title(lang, page)}]({term['see']})",
+                "",
+            ]
+    out += [t["style_title"], "", t["style_intro"], ""]
+    for term in terms(data):
+        if not term.get("avoid"):
+            continue
+        variants = term.get("shown") or "、".join(a for a in term["avoid"] if _PLAIN.match(a))
+        name = term["ja"] if lang == "ja" else f"{term['en']} ({term['ja']})"
+        out.append(f"- [{name}](#{term['id']}): {variants}")
+    out.append("")
     return "\n".join(out)
 
 
-def page_path(lang: str):
+def render_abbreviations(lang: str, data: dict | None = None) -> str:
+    """Markdown abbreviations for every ``abbr`` of every term (appended to each page of ``lang``)."""
+    data = data or load()
+    lines = []
+    for term in terms(data):
+        for abbr in term.get("abbr", []):
+            lines.append(f"*[{abbr}]: {term[lang]}: {term[lang + '_def']}")
+    return "\n".join(lines) + "\n"
+
+
+def page_path(lang: str) -> Path:
     return DOCS / lang / "glossary.md"
+
+
+def abbreviations_path(lang: str) -> Path:
+    return INCLUDES / f"abbreviations.{lang}.md"
+
+
+_ID_ATTR = re.compile(r"""\bid=["']([^"']+)["']|\{[^}\n]*#([A-Za-z0-9_.:-]+)[^}\n]*\}""")
+
+
+def anchor_problems(data: dict | None = None) -> list[str]:
+    """``see`` links whose page or anchor does not exist in one of the languages."""
+    data = data or load()
+    problems = []
+    for term in terms(data):
+        page, _, anchor = term["see"].partition("#")
+        for lang in LANGS:
+            path = DOCS / lang / page
+            if not path.is_file():
+                problems.append(f"{term['id']}: see {term['see']}: no docs/{lang}/{page}")
+                continue
+            ids = {a or b for a, b in _ID_ATTR.findall(path.read_text(encoding="utf-8"))}
+            if anchor and anchor not in ids:
+                problems.append(f"{term['id']}: see {term['see']}: docs/{lang}/{page} has no id {anchor!r}")
+    return problems
 
 
 def variant_problems(name: str, text: str, data: dict | None = None) -> list[str]:
     """Japanese prose that uses a variant the glossary rules out."""
     data = data or load()
-    rules = [(re.compile(a), term) for g in data["groups"] for term in g["terms"] for a in term["avoid"]]
+    rules = [(re.compile(a), term) for term in terms(data) for a in term.get("avoid", [])]
     problems = []
     for ln, line in prose_lines(text):
         for rx, term in rules:
@@ -81,8 +172,10 @@ def variant_problems(name: str, text: str, data: dict | None = None) -> list[str
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--write"]:
-        for lang in ("ja", "en"):
-            page_path(lang).write_text(render(lang), encoding="utf-8")
-            print("wrote", page_path(lang))
+        INCLUDES.mkdir(exist_ok=True)
+        for lang in LANGS:
+            for path, text in ((page_path(lang), render(lang)), (abbreviations_path(lang), render_abbreviations(lang))):
+                path.write_text(text, encoding="utf-8")
+                print("wrote", path.relative_to(DOCS.parent))
     else:
         print(__doc__)

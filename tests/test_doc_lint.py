@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import posixpath
+import re
+
 import pytest
 
 from tests.support.docs_lint import (
@@ -54,6 +57,9 @@ def test_no_third_party_assets():
     assert not hits, "\n".join(hits)
 
 
+DIAGRAM_LINK = re.compile(r"\]\(((?:\.\./)*snippets/diagrams/[\w-]+\.py)\)")
+
+
 def test_every_snippet_is_shown_with_its_output():
     includes_by_lang = {lang: set() for lang in LANGS}
     for page in PAGES:
@@ -63,6 +69,10 @@ def test_every_snippet_is_shown_with_its_output():
         for f in page.fences:
             if f.include:
                 includes_by_lang[page.lang].add(f.include)
+        # A diagram script (snippets/diagrams/) draws a figure and is not an example: the page links
+        # it under its figure for download instead of showing 100 lines of matplotlib.
+        for link in DIAGRAM_LINK.findall(page.text):
+            includes_by_lang[page.lang].add(posixpath.normpath(posixpath.join(posixpath.dirname(page.rel), link)))
     problems = []
     for path in sorted(SNIPPETS.rglob("*")):
         if path.suffix not in {".py", ".out"}:
@@ -84,7 +94,7 @@ def test_every_snippet_is_shown_with_its_output():
 
 
 def test_docs_tree_has_only_the_two_languages():
-    extra = sorted(p.name for p in DOCS.iterdir() if p.is_dir() and p.name not in {*LANGS, "overrides", "hooks"})
+    extra = sorted(p.name for p in DOCS.iterdir() if p.is_dir() and p.name not in {*LANGS, "overrides", "hooks", "includes"})
     assert not extra, f"unexpected folders in docs/: {extra}"
 
 

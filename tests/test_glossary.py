@@ -1,4 +1,5 @@
-"""One concept, one Japanese term (docs/glossary.yml, see docs_tools/glossary.py)."""
+"""The glossary (docs/glossary.yml, see docs_tools/glossary.py): the reader's pages and the
+abbreviations generated from it, links that land, and one Japanese term per concept."""
 
 from __future__ import annotations
 
@@ -7,32 +8,74 @@ import re
 import pytest
 
 from docs_tools import glossary
-from docs_tools.docs_model import prose_sources
+from docs_tools.docs_model import LANGS, prose_sources
 
 DATA = glossary.load()
 # The glossary page itself lists the variants on purpose.
 JA = [(name, text) for name, text in prose_sources("ja") if name != "docs/ja/glossary.md"]
 
 
-@pytest.mark.parametrize("lang", ["ja", "en"])
-def test_glossary_page_is_generated_from_the_data(lang):
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_page_and_abbreviations_are_generated_from_the_data(lang):
+    stale = "differs from docs/glossary.yml; run `python -m docs_tools.glossary --write`"
     assert glossary.page_path(lang).read_text(encoding="utf-8") == glossary.render(lang, DATA), (
-        f"docs/{lang}/glossary.md differs from docs/glossary.yml; run `python -m docs_tools.glossary --write`"
+        f"docs/{lang}/glossary.md {stale}"
+    )
+    assert glossary.abbreviations_path(lang).read_text(encoding="utf-8") == glossary.render_abbreviations(lang, DATA), (
+        f"docs/includes/abbreviations.{lang}.md {stale}"
     )
 
 
 def test_glossary_entries_are_well_formed():
-    ids = [t["id"] for g in DATA["groups"] for t in g["terms"]]
+    ids = [t["id"] for t in glossary.terms(DATA)]
     assert len(ids) == len(set(ids)), "duplicate term ids"
-    for g in DATA["groups"]:
-        for t in g["terms"]:
-            assert {"id", "en", "ja", "en_def", "ja_def", "avoid"} <= t.keys(), t
-            for a in t["avoid"]:
-                re.compile(a)
-                assert not re.search(a, t["ja"]), f"{t['id']}: the chosen term {t['ja']} matches its own variant {a!r}"
+    abbrs = [a for t in glossary.terms(DATA) for a in t.get("abbr", [])]
+    assert len(abbrs) == len(set(abbrs)), "an abbreviation listed under two terms"
+    for t in glossary.terms(DATA):
+        assert {"id", "en", "ja", "en_def", "ja_def", "see"} <= t.keys(), t
+        assert not set(t) - {"id", "en", "ja", "en_def", "ja_def", "see", "abbr", "avoid", "shown"}, t
+        for key in ("en_def", "ja_def"):
+            assert "\n" not in t[key] and not t[key].endswith((".", "。")), f"{t['id']}: {key} is one line, no final stop"
+        for a in t.get("avoid", []):
+            re.compile(a)
+            assert not re.search(a, t["ja"]), f"{t['id']}: the chosen term {t['ja']} matches its own variant {a!r}"
+
+
+def test_every_term_links_to_a_section_that_exists():
+    problems = glossary.anchor_problems(DATA)
+    assert not problems, "\n".join(problems)
+
+
+def test_anchor_check_catches_a_missing_anchor():
+    bad = {"groups": [{"id": "g", "ja": "g", "en": "g", "terms": [
+        {"id": "x", "en": "x", "ja": "x", "en_def": "x", "ja_def": "x", "see": "gpu/tf32.md#no-such-section"},
+    ]}]}
+    assert glossary.anchor_problems(bad) == [
+        f"x: see gpu/tf32.md#no-such-section: docs/{lang}/gpu/tf32.md has no id 'no-such-section'" for lang in LANGS
+    ]
 
 
 @pytest.mark.parametrize("name,text", JA, ids=[name for name, _ in JA])
 def test_japanese_uses_one_term_per_concept(name, text):
     problems = glossary.variant_problems(name, text, DATA)
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.site
+def test_abbreviations_show_in_prose_and_never_in_code(built_site):
+    """The abbreviations appended to every page become <abbr> in prose, never inside code
+    (what the copy button copies) or in the search index's text."""
+    import json
+
+    from bs4 import BeautifulSoup
+
+    for lang in LANGS:
+        html = (built_site / lang / "gpu" / "tf32" / "index.html").read_text(encoding="utf-8")
+        soup = BeautifulSoup(html, "html.parser")
+        assert soup.select("article abbr[title]"), f"{lang}: no <abbr> on the TF32 page"
+        for page in (built_site / lang).rglob("*.html"):
+            soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+            inside = soup.select("code abbr, pre abbr")
+            assert not inside, f"{page.relative_to(built_site)}: <abbr> inside code: {inside[:3]}"
+        index = json.loads((built_site / lang / "search" / "search_index.json").read_text(encoding="utf-8"))
+        assert not any("*[TF32]" in doc["text"] for doc in index["docs"]), f"{lang}: abbreviation definitions indexed"

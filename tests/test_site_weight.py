@@ -18,7 +18,10 @@ pytestmark = [pytest.mark.site]
 KB = 1000
 # kind: (HTML alone, HTML + assets)
 BUDGETS = {
-    "page": (250 * KB, 600 * KB),
+    # 650 KB with assets since the diagrams arrived: the Japanese grad-scaler page carries two figures
+    # (the loss-scale plot 39 KB, the AMP-step diagram 83 KB; text is drawn as outlines, so no font is
+    # needed) and weighed 632 KB on 2026-11-24.
+    "page": (250 * KB, 650 * KB),
     "api": (300 * KB, 650 * KB),  # the storage reference documents six modules (float8 and TF32 too)
     "notebook": (200 * KB, 550 * KB),
     "404": (60 * KB, 350 * KB),
