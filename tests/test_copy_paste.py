@@ -29,8 +29,9 @@ The skipped blocks and their reasons are listed, with counts, at the end of the 
 Each block must not raise, must not write to stderr, and must print the output shown right
 under it on the page (an included ``.out`` or an expected-output block), when pasted after
 all the blocks above it. A failure names the page, the block number and the error.
-The two languages carry the same code (test_parity.py): when their block sequences are
-identical the page runs once, and counts for both.
+The two languages carry the same code (test_parity.py), with comments and docstrings in the
+page's language (docs_tools.localize): when their block sequences are the same program token
+for token the page runs once, in its Japanese version, and counts for both.
 """
 
 from __future__ import annotations
@@ -114,9 +115,21 @@ def _downloads(built_site, lang, rel):
     return [(a["href"], (page_dir / a["href"]).resolve()) for a in soup.select("article a.snippet-download, article a.notebook-download")]
 
 
+def _as_shown(script, lang):
+    """The script as the page of ``lang`` shows it: on the Japanese site with Japanese comments."""
+    from docs_tools import localize
+
+    source = script.read_text(encoding="utf-8")
+    sidecar = localize.sidecar_path(script)
+    if lang == "ja" and sidecar.exists():
+        source = localize.localize(source, localize.load(sidecar))
+    return source.encode("utf-8")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_snippet_and_notebook_can_be_downloaded(built_site, lang):
-    """Under each included snippet a link to its .py; on each notebook page a link to its .ipynb."""
+    """Under each included snippet a link to its .py (on the Japanese site, the script with its
+    Japanese comments, as the page shows it); on each notebook page a link to its .ipynb."""
     from tests.support.docs_model import REPO, page
 
     found = []
@@ -126,7 +139,7 @@ def test_every_snippet_and_notebook_can_be_downloaded(built_site, lang):
             expected = [(DOCS / lang / rel).read_bytes()]
         else:
             fences = page(lang, rel).fences
-            expected = [(REPO / f.include).read_bytes() for f in fences
+            expected = [_as_shown(REPO / f.include, lang) for f in fences
                         if f.include and f.include.endswith(".py") and f.info.startswith("python")]
         served = [target.read_bytes() if target.is_file() else f"missing: {href}".encode() for href, target in links]
         if served != expected:

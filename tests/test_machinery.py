@@ -347,3 +347,30 @@ def test_the_docs_build_needs_no_test_dependency():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_japanese_comments_cannot_change_the_code(tmp_path):
+    """docs_tools.localize: a translation that changes code, misses a comment or outlives its
+    comment is caught; a complete one gives the same program with Japanese comments."""
+    from docs_tools import localize
+
+    script = tmp_path / "x.py"
+    script.write_text('def f():\n    """Return one."""\n    # the answer\n    return 1  # one\n', encoding="utf-8")
+    sidecar = localize.sidecar_path(script)
+
+    def write(entries):
+        sidecar.write_text("".join(f"[[text]]\nen = {localize._toml_string(en)}\nja = {localize._toml_string(ja)}\n"
+                                   for en, ja in entries), encoding="utf-8")
+
+    write([("Return one.", "1 を返す。"), ("the answer", "答え"), ("one", "一")])
+    assert localize.problems(script) == []
+    ja = localize.localize(script.read_text(encoding="utf-8"), localize.load(sidecar))
+    assert '"""1 を返す。"""' in ja and "# 答え" in ja and "return 1  # 一" in ja
+    write([("Return one.", "1 を返す。"), ("the answer", "答え")])
+    assert "no Japanese text for the trailing 'one'" in localize.problems(script)[0]
+    write([("Return one.", "1 を返す。"), ("the answer", "答え"), ("one", "一"), ("gone", "消えた")])
+    assert "any more: 'gone'" in localize.problems(script)[0]
+    write([("Return one.", '1 を返す。"""; x = 2; """'), ("the answer", "答え"), ("one", "一")])
+    assert "not the same program" in localize.problems(script)[0]
+    write([("Return one.", "1 を返す。"), ("the answer", "the answer"), ("one", "一")])
+    assert "has no Japanese in it" in localize.problems(script)[0]

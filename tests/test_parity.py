@@ -2,12 +2,16 @@
 
 Only prose may differ. Code (every fence, includes, test markers), the heading
 ids and levels, admonition types and tab counts must be identical, and notebooks
-must have the same code cells.
+must have the same code cells. Python code is compared token by token without its
+comments and docstrings, which the Japanese pages write in Japanese
+(docs_tools.localize; the included snippet files get theirs from ``<name>.ja.toml``).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
+import tokenize
 
 import pytest
 
@@ -21,6 +25,7 @@ from docs_tools.docs_model import (
     results_include_counterpart,
     results_include_problems,
 )
+from docs_tools.localize import code_tokens, has_japanese, units
 
 
 def test_same_pages_in_both_languages():
@@ -55,11 +60,44 @@ def test_same_headings(rel):
     assert ja == en, _diff(ja, en, f"{rel}: heading levels/ids")
 
 
+def _program(info: str, body: str):
+    """What must be equal in both languages: a Python block's code tokens (its comments and
+    docstrings are in the page's language, docs_tools.localize), any other block's text."""
+    if info == "python" or info.startswith("python "):
+        try:
+            return code_tokens(body)
+        except (SyntaxError, tokenize.TokenError):
+            return body
+    return body
+
+
 @pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".md")])
 def test_same_code(rel):
-    ja = [(f.info, f.body, f.markers) for f in page("ja", rel).fences]
-    en = [(f.info, f.body, f.markers) for f in page("en", rel).fences]
-    assert ja == en, _diff(ja, en, f"{rel}: code blocks")
+    ja = [(f.info, _program(f.info, f.body), f.markers) for f in page("ja", rel).fences]
+    en = [(f.info, _program(f.info, f.body), f.markers) for f in page("en", rel).fences]
+    assert ja == en, _diff(ja, en, f"{rel}: code blocks (Python compared token by token, without comments and docstrings)")
+
+
+def _english_comments(code: str) -> list[str]:
+    """Comments and docstrings without Japanese that hold English words (two or more words of
+    letters only: ``# x.shape == (2, 3)`` is code and may stay)."""
+    try:
+        found = units(code)
+    except (SyntaxError, tokenize.TokenError):
+        return []
+    return [u.text for u in found if not has_japanese(u.text) and len(re.findall(r"(?<![\w.])[A-Za-z]{2,}(?![\w.(])", u.text)) >= 2]
+
+
+@pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".md")])
+def test_japanese_pages_comment_in_japanese(rel):
+    """Comments and docstrings of the Python blocks written on a Japanese page are Japanese."""
+    english = [
+        f"line {f.lineno}: {text[:70]!r}"
+        for f in page("ja", rel).fences
+        if (f.info == "python" or f.info.startswith("python ")) and not f.include
+        for text in _english_comments(f.body)
+    ]
+    assert not english, f"docs/ja/{rel}: English comments in Python blocks:\n" + "\n".join(english)
 
 
 @pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".md")])
@@ -82,10 +120,21 @@ def test_benchmark_tables_are_in_the_page_language(rel):
 @pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".ipynb")])
 def test_same_notebook_code(rel):
     def code(lang):
-        return ["".join(c["source"]) for c in notebook_cells(DOCS / lang / rel) if c["cell_type"] == "code"]
+        return [_program("python", "".join(c["source"])) for c in notebook_cells(DOCS / lang / rel) if c["cell_type"] == "code"]
 
     def kinds(lang):
         return [c["cell_type"] for c in notebook_cells(DOCS / lang / rel)]
 
     assert code("ja") == code("en"), _diff(code("ja"), code("en"), f"{rel}: code cells")
     assert kinds("ja") == kinds("en"), _diff(kinds("ja"), kinds("en"), f"{rel}: cell sequence")
+
+
+@pytest.mark.parametrize("rel", [r for r in SHARED if r.endswith(".ipynb")])
+def test_japanese_notebooks_comment_in_japanese(rel):
+    english = [
+        f"cell {i}: {text[:70]!r}"
+        for i, c in enumerate(notebook_cells(DOCS / "ja" / rel))
+        if c["cell_type"] == "code"
+        for text in _english_comments("".join(c["source"]))
+    ]
+    assert not english, f"docs/ja/{rel}: English comments in code cells:\n" + "\n".join(english)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from docs_tools import localize
 from docs_tools.docs_model import REPO, SNIPPETS, markdown_pages
 from docs_tools.outputs import compare_outputs, normalize_output, unused_rules
 from docs_tools.snippets import (
@@ -155,3 +156,19 @@ def test_every_tolerance_rule_covers_a_shown_number(path):
     assert outs, f"{path.relative_to(REPO)} declares tolerance rules but has no .out"
     unused = [r for r in rules if all(r in unused_rules(p.read_text(encoding="utf-8"), rules) for p in outs)]
     assert not unused, f"{path.relative_to(REPO)}: rules that cover no shown number: {[str(r) for r in unused]}"
+
+
+@pytest.mark.parametrize("path", sorted(SNIPPETS.rglob("*.py")), ids=lambda p: str(p.relative_to(SNIPPETS)))
+def test_japanese_comments_are_complete_and_change_no_code(path):
+    """The Japanese site shows each script with Japanese comments and docstrings from its
+    ``<name>.ja.toml`` (docs_tools.localize): every comment and docstring has its Japanese text,
+    no entry is left from an older version, and the Japanese script is the same program token
+    for token (only comments and docstrings differ)."""
+    found = localize.problems(path)
+    assert not found, "\n".join(found) + "\n(python -m docs_tools.localize scaffold/check; see its docstring)"
+
+
+def test_every_japanese_sidecar_has_its_script():
+    orphans = [str(p.relative_to(REPO)) for p in SNIPPETS.rglob(f"*{localize.SUFFIX}")
+               if not p.with_name(p.name.removesuffix(localize.SUFFIX) + ".py").is_file()]
+    assert not orphans, f"Japanese sidecars without their script: {orphans}"

@@ -1,6 +1,7 @@
 """Snippet, data and notebook downloads (hook; both language builds).
 
-* Every ``snippets/**/*.py`` is published at ``snippets/<path>`` in both languages,
+* Every ``snippets/**/*.py`` is published at ``snippets/<path>`` in both languages (on the
+  Japanese site with its Japanese comments, localize.py),
   and each ```` ```python ```` fence that includes one whole snippet is followed by a
   link to that file ("Download name.py", class ``snippet-download``), added here so
   that both languages get it; outputs.py moves it below the block's output, if any.
@@ -16,6 +17,7 @@ import posixpath
 import re
 
 from _common import REPO, label, soup
+from localize import localized
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
@@ -28,7 +30,9 @@ NOTEBOOK_LABEL = {"ja": "このノートブック({name})をダウンロード",
 def on_files(files, config, **kwargs):
     published = [*(REPO / "snippets").rglob("*.py"), *(REPO / "snippets").rglob("data/*")]
     for path in sorted(p for p in published if p.is_file()):
-        files.append(File.generated(config, path.relative_to(REPO).as_posix(), abs_src_path=str(path)))
+        # the Japanese site offers the script with Japanese comments, as its pages show it
+        source = localized(path, config)
+        files.append(File.generated(config, path.relative_to(REPO).as_posix(), abs_src_path=str(source)))
     return files
 
 

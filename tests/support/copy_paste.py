@@ -55,6 +55,7 @@ import shutil
 import subprocess
 import sys
 import time
+import tokenize
 import tomllib
 import zipfile
 from collections.abc import Callable, Iterator
@@ -63,6 +64,7 @@ from functools import cache, lru_cache
 from pathlib import Path, PurePosixPath
 
 from docs_tools import warning_policy
+from docs_tools.localize import code_tokens
 from docs_tools.outputs import Rule, compare_outputs, normalize_output
 from docs_tools.snippets import expected_output_file, snippet_meta, tolerance_rules
 from tests.support.docs_model import LANGS, REPO, parse_markdown
@@ -237,9 +239,17 @@ def page_data_files(site: Path, lang: str, rel: str) -> dict[str, str]:
     return files
 
 
+def _program(code: str):
+    try:
+        return code_tokens(code)
+    except (SyntaxError, tokenize.TokenError):
+        return code
+
+
 def plan_key(blocks: list[Block], files: dict[str, str]) -> str:
-    """What must be equal for two languages' pages to be run once."""
-    return json.dumps([[(b.kind, b.title, b.code, b.expected, b.skip) for b in blocks], files])
+    """What must be equal for two languages' pages to be run once: the blocks' code tokens
+    (comments and docstrings are in the page's language), titles, outputs and skips."""
+    return json.dumps([[(b.kind, b.title, _program(b.code), b.expected, b.skip) for b in blocks], files])
 
 
 @dataclass

@@ -1,0 +1,41 @@
+"""Japanese style, checked by a maintained linter: textlint on every Japanese page.
+
+The rules (.textlintrc.json, docs/prh.yml) and why each is set as it is: STYLE.ja.md.
+textlint-rule-preset-ja-technical-writing (sentence length, doubled particles, mixed
+styles, periods, question/exclamation marks ...), textlint-rule-preset-ja-spacing (spaces
+between Japanese and alphanumerics, none around links, slashes and parentheses) and
+textlint-rule-prh (the spelling rules of STYLE.ja.md: long vowels, one term per concept).
+Installed from npm by ``bash .ci/setup browser`` (package.json, pinned).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from docs_tools.docs_model import DOCS, REPO
+
+TEXTLINT = REPO / "node_modules" / ".bin" / "textlint"
+
+
+def test_japanese_pages_follow_the_style_rules():
+    if not TEXTLINT.exists() or shutil.which("node") is None:
+        pytest.fail("textlint is not installed: run `bash .ci/setup browser` (npm ci)", pytrace=False)
+    proc = subprocess.run(
+        [str(TEXTLINT), "--format", "json", str(DOCS / "ja")],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode in (0, 1), f"textlint failed to run:\n{proc.stderr}"
+    results = json.loads(proc.stdout)
+    checked = len(results)
+    problems = [
+        f"{r['filePath'].removeprefix(str(DOCS) + '/')}:{m['line']}:{m['column']} [{m['ruleId']}] "
+        + m["message"].splitlines()[0]
+        for r in results
+        for m in r["messages"]
+    ]
+    assert checked > 40, f"textlint checked only {checked} files"
+    assert not problems, f"{len(problems)} style problems in {checked} Japanese pages (see STYLE.ja.md):\n" + "\n".join(problems)
