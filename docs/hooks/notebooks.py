@@ -141,10 +141,29 @@ def _move_css(tree, page, config) -> None:
         style.decompose()
 
 
+# mkdocs-jupyter's template and nbconvert write these in English on every site.
+NOTEBOOK_LABELS = {
+    "ja": {"copy": "クリップボードへコピー", "copied": "コピーしました", "figure": "このセルが描いた図"},
+    "en": {"copy": "Copy to clipboard", "copied": "Copied!", "figure": "Figure drawn by this cell"},
+}
+
+
+def _localize_labels(tree, config) -> None:
+    labels = NOTEBOOK_LABELS.get(lang(config), NOTEBOOK_LABELS["en"])
+    for button in tree.find_all("clipboard-copy"):
+        button["aria-label"] = labels["copy"]
+        notice = button.find(class_="notice")
+        if notice is not None:
+            notice.string = labels["copied"]
+    for img in tree.find_all("img", alt="No description has been provided for this image"):
+        img["alt"] = labels["figure"]
+
+
 def on_page_content(html_content, page, config, files, **kwargs):
     if not _is_notebook(page):
         return html_content
     tree = soup(html_content)
+    _localize_labels(tree, config)
     _fix_headings(tree, page)
     _fix_md_links(tree, page, files)
     _move_css(tree, page, config)

@@ -1,0 +1,89 @@
+"""The interface of the Japanese site is Japanese.
+
+Every built page of /ja/ is read (BeautifulSoup): the visible text of the header, the
+navigation, the footer, the dialogs and the API reference's labels, and the ``title``,
+``aria-label``, ``placeholder`` and ``alt`` attributes anywhere outside code. A string with
+English words and no Japanese fails, unless it is a name (an identifier, a product, a dtype,
+a page title that is an API name) or "English" in the language switch, which names the other
+language in its own words. Where the strings come from: ``theme.language: ja`` (Material's own
+labels), the palette toggles, ``toc.permalink_title``, the footnotes' back-link title and
+``copyright`` in mkdocs.yml, docs/overrides/404.html, and docs/hooks/api_labels.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.support.site_crawl import Site
+
+pytestmark = [pytest.mark.site]
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+# Two English words: "Permanent link", "Switch to dark mode", "404 - Not found", "Jump back to ..."
+ENGLISH = re.compile(r"(?<![\w./-])[A-Za-z]{2,}(?![\w./(-])[^A-Za-z]{1,3}(?<![\w./-])[A-Za-z]{2,}(?![\w./(-])")
+ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
+CHROME = "header, nav, footer, .md-dialog, .md-search, .md-top, .md-source, .md-footer, .doc-section-title, th"
+ALLOWED = {
+    "English",  # the language switch names the other language in its own words
+    "English version of this site",  # the 404 page's link for English readers, in their language
+    "ONNX Runtime",  # a product's name
+}
+# A quoted message (「Detected call of ...」), or a name with its unit ("PyTorch ms").
+ALLOWED_PATTERN = re.compile(r"^「[^」]*」$|^\S+ (ms|µs|KB|MB|GB)$")
+
+
+def english_strings(html: str, chrome: str = CHROME) -> tuple[list[str], int]:
+    """(English interface strings, number of strings looked at) of one page."""
+    from bs4 import BeautifulSoup
+
+    tree = BeautifulSoup(html, "html.parser")
+    for el in tree.select("pre, code, script, style, .highlight, .language-text, svg"):
+        el.decompose()
+    found, checked = [], 0
+    for el in tree.find_all(True):
+        for attr in ATTRIBUTES:
+            value = el.get(attr)
+            if isinstance(value, str) and value.strip():
+                checked += 1
+                if ENGLISH.search(value) and not JAPANESE.search(value) and value not in ALLOWED and not ALLOWED_PATTERN.match(value):
+                    found.append(f"{attr}={value!r}")
+    for el in tree.select(chrome):
+        for text in el.find_all(string=True):
+            s = " ".join(text.split())
+            if not s:
+                continue
+            checked += 1
+            if ENGLISH.search(s) and not JAPANESE.search(s) and s not in ALLOWED and not ALLOWED_PATTERN.match(s):
+                found.append(f"text {s[:80]!r}")
+    return found, checked
+
+
+def test_japanese_pages_have_a_japanese_interface(built_site):
+    site = Site(built_site)
+    pages = [p for p in site.pages() if p.relative_to(site.root).parts[0] == "ja"]
+    assert len(pages) > 40
+    problems, checked = {}, 0
+    for page in pages:
+        # the 404 page is all interface: its article too
+        chrome = CHROME + ", article" if page.name == "404.html" else CHROME
+        found, n = english_strings(page.read_text(encoding="utf-8"), chrome)
+        checked += n
+        for item in found:
+            problems.setdefault(item, []).append(str(page.relative_to(site.root)))
+    print(f"checked {checked} interface strings on {len(pages)} Japanese pages")
+    assert not problems, "English interface strings on Japanese pages:\n" + "\n".join(
+        f"  {item} on {len(where)} pages, e.g. {where[0]}" for item, where in sorted(problems.items())
+    )
+
+
+def test_the_check_catches_english_labels():
+    html = ('<header><button title="Switch to dark mode"></button></header><a title="Permanent link">¶</a>'
+            '<nav><a>English</a><a>reference_impl.amp</a><a>GPU</a><a>torch.compile と autocast</a></nav>'
+            '<article><h1>404 - Not found</h1><pre>print("not an interface")</pre></article>'
+            '<footer>Code examples are tested</footer>')
+    found, _ = english_strings(html)
+    assert found == ["title='Switch to dark mode'", "title='Permanent link'", "text 'Code examples are tested'"], found
+    found, _ = english_strings(html, CHROME + ", article")
+    assert "text '404 - Not found'" in found, found
