@@ -167,6 +167,36 @@ for lang in ("ja", "en"):
     open(p, "w", encoding="utf-8").write(s)
 PY""",
              ["tests/test_site.py", "-k", "loads_cleanly and ja/storage"], r"loads_cleanly"),
+    # -- issue 25: Japanese all the way down --
+    Mutation("a Japanese docstring that changes the code (a snippet's .ja.toml breaks out of its quotes)",
+             """python - <<'PY'
+from pathlib import Path
+from docs_tools import localize
+script = Path("snippets/storage/qint32_mistakes.py"); sidecar = localize.sidecar_path(script)
+table = localize.load(sidecar)
+table["Run one line of the common mistake and print what really happens."]["ja"] += '\"\"\"; print(1); \"\"\"'
+sidecar.write_text("".join(
+    f"[[text]]\\nen = {localize._toml_string(en)}\\n"
+    + ("keep = true\\n" if e.get("keep") else f"ja = {localize._toml_string(e['ja'])}\\n")
+    for en, e in table.items()), encoding="utf-8")
+PY""",
+             ["tests/test_snippets.py", "-k", "japanese and qint32_mistakes"], r"qint32_mistakes"),
+    Mutation("a Japanese page's inline block whose code differs from the English one",
+             "sed -i '0,/torch.tensor(1.23/s//torch.tensor(1.24/' docs/ja/storage/half-vs-float.md",
+             ["tests/test_parity.py", "-k", "same_code and half-vs-float"], r"test_same_code"),
+    Mutation("an English comment left on a Japanese page",
+             """python - <<'PY'
+p = "docs/ja/storage/half-vs-float.md"; s = open(p, encoding="utf-8").read()
+s = s.replace("\n```python\n", "\n```python\n# the value that is really stored\n", 1)
+open(p, "w", encoding="utf-8").write(s)
+PY""",
+             ["tests/test_parity.py", "-k", "comment_in_japanese and half-vs-float"], r"comment_in_japanese"),
+    Mutation("a spelling the style guide rules out (textlint with docs/prh.yml)",
+             "sed -i '0,/オプティマイザ/s//オプティマイザー/' docs/ja/guide/optimizers.md",
+             ["tests/test_style_ja.py"], r"follow_the_style_rules"),
+    Mutation("an English interface string on the Japanese site (the permalink title)",
+             "sed -i '/permalink_title: この見出しへのリンク/d' mkdocs.yml",
+             ["tests/test_site_ui_ja.py", "-k", "japanese_interface"], r"japanese_interface"),
     # -- issue 26: the GPU benchmark's method --
     Mutation("float8 timing includes the cast (the operands quantized inside the timed call)",
              """sed -i 's/calls\\["float8_e4m3fn"\\] = lambda: float8_matmul(a8, scale_a, b8, scale_b)/calls["float8_e4m3fn"] = lambda: float8_scaled_matmul(a32, b32)/' benchmarks/cases/gpu_matmul.py""",

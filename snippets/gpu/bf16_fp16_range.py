@@ -15,7 +15,7 @@ print("float16: ", float32_to_float16(x).float().tolist())
 print("bfloat16:", float32_to_bfloat16(x).float().tolist())
 
 # What each format costs in precision: relative rounding error on a million values
-# (leaving out those below 1e-3, where float16 starts to lose bits to its subnormals).
+# (leaving out those below 1e-3, well clear of float16's subnormals, which start below 6.1e-05).
 torch.manual_seed(0)
 values = torch.randn(1_000_000)
 values = values[values.abs() > 1e-3]
