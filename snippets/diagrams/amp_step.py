@@ -53,7 +53,7 @@ box(ax, cx, 4.85, "scaler.step(optimizer)", localized("unscale: gradients ÷ S, 
 dy = 3.72
 ax.add_patch(Polygon([(cx, dy + 0.42), (cx + 1.5, dy), (cx, dy - 0.42), (cx - 1.5, dy)], closed=True,
                      facecolor=CHECK, edgecolor="#333", lw=0.9))
-ax.text(cx, dy, localized("inf or NaN\nin a gradient?", "勾配に inf か\nNaN がある?"), ha="center", va="center", fontsize=11)
+ax.text(cx, dy, localized("inf or NaN\nin a gradient?", "勾配に inf や\nNaN があるか"), ha="center", va="center", fontsize=11)
 left, right = 1.3, 3.9
 box(ax, left, 2.45, "optimizer.step()", localized("weights updated", "重みを更新"), FLOAT32, width=2.4)
 box(ax, right, 2.45, localized("skip the step", "ステップを飛ばす"), localized("weights unchanged", "重みはそのまま"), CHECK, width=2.4,

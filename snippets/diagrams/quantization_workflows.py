@@ -31,13 +31,13 @@ workflows = [
         (None, localized("activations quantized\nper input at run time", "活性値は実行時に\n入力ごとに量子化"), INT8),
     ]),
     (localized("Static quantization (PTQ)", "静的量子化(PTQ)"), [
-        ("prepare / prepare_pt2e", localized("insert observers", "オブザーバーを挿入"), FLOAT),
+        ("prepare / prepare_pt2e", localized("insert observers", "オブザーバを挿入"), FLOAT),
         (None, localized("calibrate: run\nrepresentative data", "キャリブレーション:\n代表的なデータを通す"), DATA),
         ("convert / convert_pt2e", localized("int8 weights and activations", "重みも活性値も int8"), INT8),
     ]),
     (localized("Quantization-aware training", "量子化を意識した学習(QAT)"), [
         ("prepare_qat", localized("insert fake quantization", "フェイク量子化を挿入"), FLOAT),
-        (None, localized("fine-tune: train a\nfew epochs", "微調整: 数エポック\n学習する"), DATA),
+        (None, localized("fine-tune: train a\nfew epochs", "ファインチューニング:\n数エポック学習する"), DATA),
         ("convert", localized("int8 model", "int8 のモデル"), INT8),
     ]),
     ("torchao", [

@@ -9,7 +9,7 @@ col = torch.tensor([[100], [200]])  # 2x1
 print(m + row)
 print(m + col)
 
-# Shapes are compared from the right; each pair must be equal or 1.
+# Shapes are compared from the right; in each pair the sizes must be equal, or one of them 1.
 try:
     m + torch.tensor([1, 2])
 except RuntimeError as err:

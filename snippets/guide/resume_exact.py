@@ -55,7 +55,7 @@ resumed = first + [run_epoch(*objs) for _ in range(meta["epoch"], 4)]
 print("resumed:      ", resumed)
 print("identical:", resumed == straight)
 
-# Resuming from the model weights alone is not the same run: Adam's moments, the LR schedule
+# Resuming from the model weights alone is not the same run: AdamW's moments, the LR schedule
 # and the RNG are lost.
 model, opt, sched, scaler = objs = build()
 model.load_state_dict(torch.load("ckpt.pt")["model"])

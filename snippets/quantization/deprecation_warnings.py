@@ -6,7 +6,7 @@ from torch.ao import quantization as tq
 
 
 def record(call):
-    """Run call() and return the warnings it raised (all of them, even repeats)."""
+    """Run call() and return its result and the warnings it raised (all of them, even repeats)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = call()

@@ -62,7 +62,7 @@ rel = np.linalg.norm(outputs["int8"] - torch_out) / np.linalg.norm(torch_out)
 print(f"ONNX int8 vs PyTorch: relative L2 {rel:.3f}")
 for name, out in (("PyTorch float", torch_out), *outputs.items()):
     print(f"{name:14} accuracy {(out.argmax(1) == y_test.numpy()).mean():.3f}")
-# Count the weights stored in each file (the file itself also holds metadata, such as
+# Add up the bytes of the weights stored in each file (the file itself also holds metadata, such as
 # source paths recorded by the exporter, whose size depends on where the script lives).
 weights = {name: sum(onnx.numpy_helper.to_array(t).nbytes for t in onnx.load(folder / f"{name}.onnx").graph.initializer)
            for name in ("float", "int8")}

@@ -20,7 +20,7 @@ def localized(english, japanese):
     return japanese if JA else english
 
 
-# 4 bits (codes 0..15) so that the steps are visible; 8 bits work the same way with 256 steps.
+# 4 bits (codes 0..15) so that the steps are visible; 8 bits work the same way with 256 levels.
 qmin, qmax = 0, 15
 lo, hi = -1.0, 3.0
 scale = (hi - lo) / (qmax - qmin)

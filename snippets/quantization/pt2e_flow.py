@@ -5,7 +5,7 @@ import torch
 from torch import nn
 
 with warnings.catch_warnings():
-    # Importing the x86 quantizer imports torch._inductor, whose torch.utils.mkldnn still uses
+    # Importing the x86 quantizer imports torch._inductor, and the torch.utils.mkldnn it imports still uses
     # torch.jit.script_method (deprecated in 2.13; hidden by Python's default filters).
     warnings.filterwarnings("ignore", message="`torch.jit.script_method` is deprecated", category=DeprecationWarning)
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
