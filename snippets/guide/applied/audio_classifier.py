@@ -15,7 +15,7 @@ def make_clip(kind, gen):
     f0 = 200 + 1800 * torch.rand((), generator=gen)
     if kind == "tone":
         clip = torch.sin(2 * torch.pi * f0 * t)
-    elif kind == "chirp":  # frequency rises linearly from f0 to 3 x f0
+    elif kind == "chirp":  # frequency rises linearly from f0 to 2 x f0
         clip = torch.sin(2 * torch.pi * (f0 * t + f0 * t**2 / (2 * t[-1])))
     else:
         clip = torch.randn(N, generator=gen)

@@ -20,5 +20,5 @@ try:
     # with the default timeout this waits this long; a short one turns the hang into an error
     dist.init_process_group("gloo", timeout=timedelta(seconds=3))
 except dist.DistStoreError as err:
-    # the number of seconds in the message varies by one from run to run
+    # the number of seconds in the message can differ by one between runs
     print(type(err).__name__ + ":", re.sub(r"after \d+ seconds", "after N seconds", str(err)))

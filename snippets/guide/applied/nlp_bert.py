@@ -1,4 +1,4 @@
-"""A BERT-style classifier from a small local BertConfig (no download), fine-tuned for a few steps."""
+"""A BERT-style classifier from a small local BertConfig (no download), trained from random weights for a few epochs."""
 
 import random
 
