@@ -374,3 +374,28 @@ def test_japanese_comments_cannot_change_the_code(tmp_path):
     assert "not the same program" in localize.problems(script)[0]
     write([("Return one.", "1 を返す。"), ("the answer", "the answer"), ("one", "一")])
     assert "has no Japanese in it" in localize.problems(script)[0]
+
+
+def test_key_lines_follow_each_languages_code():
+    """docs/hooks/key_lines.py: the highlighted lines are found by their code in the version of the
+    script the page shows (the Japanese one can have more comment lines), and a piece of code that
+    is in no line fails instead of highlighting nothing."""
+    import importlib.util
+    import sys
+
+    from docs_tools.docs_model import REPO
+
+    sys.path.insert(0, str(REPO / "docs" / "hooks"))
+    try:
+        spec = importlib.util.spec_from_file_location("key_lines_under_test", REPO / "docs" / "hooks" / "key_lines.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(REPO / "docs" / "hooks"))
+    en = "import torch\n# one line\nq = quantize_dynamic(m)\nprint(q)\n"
+    ja = "import torch\n# 一行目\n# 二行目\nq = quantize_dynamic(m)\nprint(q)\n"
+    assert module.key_lines(en, "quantize_dynamic(|print(") == [3, 4]
+    assert module.key_lines(ja, "quantize_dynamic(|print(") == [4, 5]
+    assert module._ranges([3, 4, 7]) == "3-4 7"
+    with pytest.raises(Exception, match="is in no line"):
+        module.key_lines(en, "quantize_static(")

@@ -41,6 +41,9 @@ SKIPIF_CONDITIONS = {
 # snippets/**/name.py. pytest-codeblocks skips titled fences, but test_snippets.py runs the file,
 # and test_copy_paste.py saves the copied block as name.py and runs `python name.py`.
 TITLED_PYTHON = re.compile(r'^python title="(?P<title>[\w.-]+\.py)"$')
+# Key lines of a long listing, marked by pieces of their code (docs/hooks/key_lines.py turns them
+# into hl_lines for each language's version of the code); the fence is run like any ```python.
+HIGHLIGHTED_PYTHON = re.compile(r'^python highlight="(?P<pattern>[^"\\]*)"$')
 OUTPUT_FILE = re.compile(r"^(?P<stem>snippets/.+?)(?:\.avx2)?\.out$")
 THIRD_PARTY_ASSET = re.compile(r"(!\[[^\]]*\]\(https?://|<(img|script|iframe|link)[^>]+(src|href)=\"https?://)")
 
@@ -54,6 +57,8 @@ def fence_problems(page: Page, repo=REPO) -> list[str]:
             problems.append(f"{where}: '~~~' fences are skipped by pytest-codeblocks; use ```")
             continue
         info = f.info
+        if HIGHLIGHTED_PYTHON.match(info):
+            info = "python"
         titled = TITLED_PYTHON.match(f.info)
         if titled:
             include = f.include
