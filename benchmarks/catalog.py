@@ -134,6 +134,9 @@ _VERDICTS = {
     "verdict.baseline": Text("baseline", "基準"),
     "spread.too_noisy": Text("{spread:.2f} (too noisy to publish)", "{spread:.2f} (ばらつきが大きすぎて公表不可)"),
     "spread.single_pass": Text("single pass, no rounds", "1 回だけ (ラウンドなし)"),
+    "value.times": Text("{ratio:.2f}x", "{ratio:.2f} 倍"),
+    "details.full_table": Text("Full table ({n} columns)", "全 {n} 列の詳しい表"),
+    "summary.versus": Text("{variant} vs {baseline}", "{variant} 対 {baseline}"),
 }
 
 _COLUMNS = {
@@ -273,7 +276,7 @@ _NOTES = {
         "Each dtype ran {iters} times after {warmup} warm-up calls; TFLOP/s = 2n^3 / time per call between CUDA "
         "events, cross-checked against a synchronized perf_counter loop (events / loop near 1.00x).",
         "どの dtype も {warmup} 回のウォームアップの後に {iters} 回実行しました。TFLOP/s = 2n^3 / CUDA イベント間の 1 回あたりの時間で、"
-        "前後で同期した perf_counter のループと照合しています (イベント / ループが 1.00x に近いこと)。",
+        "前後で同期した perf_counter のループと照合しています (イベント / ループが 1.00 倍に近いこと)。",
     ),
     "note.transformer_step": Text(
         "Step = zero_grad, forward, cross-entropy, backward, AdamW step of one TransformerEncoderLayer "

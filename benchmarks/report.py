@@ -6,8 +6,13 @@ A case's JSON (``<case>.json``) holds the data: numbers, names and keyed message
 rewrite them at any time without measuring, and the two always show the same numbers.
 
 The markdown files are meant to be included into the site's pages *outside* any
-code fence (``--8<-- "benchmarks/results/cpu/<case>.md"``): a plain table, an
-optional note line, and the one-line italic environment stamp.
+code fence (``--8<-- "benchmarks/results/cpu/<case>.md"``). A results table puts the
+result first: a short summary table (the case, its result, the spread; `summary_layout`
+says which columns those are) in a ``<div class="bench-result" markdown>`` that the site's
+stylesheet keeps inside a 375 px phone screen, then the full table folded in a
+``??? info bench-full`` block (only when it has more columns than the summary), an optional note
+line, and the one-line italic environment stamp. A table without a result column (the
+environment) is a plain table.
 """
 
 from __future__ import annotations
@@ -22,14 +27,18 @@ from benchmarks.environment import stamp_line
 from benchmarks.timing import Comparison, describe_ratio
 
 __all__ = [
+    "CASE_HEADERS",
     "FORMATS",
+    "RESULT_HEADERS",
     "CaseResult",
     "Column",
+    "SummaryLayout",
     "case_json_files",
     "comparison_cells",
     "markdown_path",
     "render_markdown",
     "render_tables",
+    "summary_layout",
     "write_case",
 ]
 
@@ -43,7 +52,7 @@ def _percent(value: float) -> str:
 FORMATS: dict[str, Callable[[Any], str]] = {
     "text": str,
     "sig3": lambda v: f"{v:.3g}",  # milliseconds, TFLOP/s: three significant digits
-    "times": lambda v: f"{v:.2f}x",  # a ratio such as 3.97x
+    "times": lambda v: f"{v:.2f}x",  # a ratio such as 3.97x (3.97 倍 in Japanese: see _cell)
     "percent": _percent,  # a fraction as a percentage; scientific notation below 0.1 %
     "sci1": lambda v: f"{v:.1e}",
     "thousands": lambda v: f"{v:,}",
@@ -184,13 +193,95 @@ def _cell(value: Any, fmt: str, lang: str) -> str:
         text = "-"
     elif isinstance(value, Msg):
         text = value.render(lang)
+    elif fmt == "times":
+        text = Msg("value.times", ratio=value).render(lang)  # 3.97x, 3.97 倍
     else:
         text = FORMATS[fmt](value)
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+#: Header keys of the columns that name a row. In the summary they share its first column, joined
+#: with " · " in table order (``Int8WeightOnlyConfig · torch.compile``).
+CASE_HEADERS = frozenset(
+    {"col.variant", "col.compared_with", "col.model", "col.batch", "col.what_timed", "col.reference",
+     "col.what", "col.dtype", "col.torchao_config", "col.mode", "col.size", "col.kernel"}
+)
+
+#: Header keys of a result column, in order of preference: the first one a table has is its result
+#: (the verdict of a timed comparison; the size ratio of the storage table; TFLOP/s of GPU matmul).
+RESULT_HEADERS = ("col.verdict", "col.smaller_than_float32", "col.tflops")
+
+_CASE_JOIN = " · "
+
+#: Header keys of the columns that say what a row is compared with: the summary writes "<case> vs <that>".
+_VERSUS_HEADERS = frozenset({"col.compared_with", "col.kernel"})
+
+
+@dataclass(frozen=True)
+class SummaryLayout:
+    """Which columns of a results table its summary shows (indices into the JSON's ``columns``).
+
+    Attributes:
+        case: The columns that name a row, in table order (joined into the summary's first column).
+        result: The result column (the summary's second column).
+        spread: The spread column, if the table has one (the summary's third column).
+        rest: Every other column, in table order (only in the full table).
+    """
+
+    case: tuple[int, ...]
+    result: int
+    spread: int | None
+    rest: tuple[int, ...]
+
+    @property
+    def full_order(self) -> list[int]:
+        """The full table's columns: case, result, spread, then the rest."""
+        return [*self.case, self.result, *([] if self.spread is None else [self.spread]), *self.rest]
+
+
+def summary_layout(columns: list[Mapping[str, str]]) -> SummaryLayout | None:
+    """The summary of a results table, from its columns' header keys; ``None`` for a table without a result.
+
+    Args:
+        columns: The ``columns`` of a case's JSON (each with its ``header`` key).
+
+    Returns:
+        The layout, or ``None`` when no column is a result (`RESULT_HEADERS`) or none names the rows.
+
+    Examples:
+        >>> cols = [{"header": h} for h in ("col.model", "col.module", "col.float32_ms", "col.verdict", "col.spread")]
+        >>> summary_layout(cols)
+        SummaryLayout(case=(0,), result=3, spread=4, rest=(1, 2))
+        >>> summary_layout([{"header": "col.field"}, {"header": "col.value"}]) is None
+        True
+    """
+    headers = [c["header"] for c in columns]
+    result = next((headers.index(h) for h in RESULT_HEADERS if h in headers), None)
+    case = tuple(i for i, h in enumerate(headers) if h in CASE_HEADERS)
+    if result is None or not case:
+        return None
+    spread = headers.index("col.spread") if "col.spread" in headers else None
+    rest = tuple(i for i in range(len(headers)) if i not in {*case, result, spread})
+    return SummaryLayout(case, result, spread, rest)
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return [
+        "| " + " | ".join(header) + " |",
+        "| " + " | ".join("---" for _ in header) + " |",
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
+
+
 def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
-    """Render a case's JSON data as a markdown table, its notes and the environment stamp.
+    """Render a case's JSON data as markdown: the result first, then the full table, notes and stamp.
+
+    A results table (see `summary_layout`) becomes a summary table of three columns, the case (its
+    naming columns joined with " · ", and "vs <baseline>" where a column says what the row is
+    compared with), the result and the spread, wrapped in ``<div class="bench-result" markdown>``,
+    followed by the full table (case, result and spread first) folded in a
+    ``??? info bench-full`` block (``details.bench-full``) when it has more columns than the
+    summary. Any other table is rendered as it is.
 
     Args:
         data: What ``CaseResult.to_json`` returned (or the ``<case>.json`` file, loaded).
@@ -200,15 +291,26 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
         Markdown text ending with a newline, valid outside a code fence.
 
     Examples:
-        >>> r = CaseResult("x", "X", [Column("dtype", "col.dtype"), Column("ratio", "col.limit", "times")])
-        >>> r.rows.append({"dtype": "bfloat16", "ratio": 2.0})
+        >>> r = CaseResult("x", "X", [Column("dtype", "col.dtype"), Column("verdict", "col.verdict"),
+        ...                           Column("limit", "col.limit", "times")])
+        >>> r.rows.append({"dtype": "bfloat16", "verdict": Msg("verdict.faster", ratio=3.0), "limit": 2.0})
         >>> r.notes.append(Msg("note.median_rounds", rounds=9))
         >>> env = {"cpu_model": "Xeon", "isa_class": "AMX", "torch_version": "2.13.0", "threads": "1",
         ...        "date": "2026-11-21", "mode": "quick", "load_average": "0.5 / 0.5 / 0.5", "device": "cpu"}
         >>> print(render_markdown(r.to_json(env), "ja"))
-        | dtype | 上限 |
+        <div class="bench-result" markdown>
+        <BLANKLINE>
+        | dtype | 結果 (ラウンドの中央値) |
         | --- | --- |
-        | bfloat16 | 2.00x |
+        | bfloat16 | 3.00 倍速い |
+        <BLANKLINE>
+        </div>
+        <BLANKLINE>
+        ??? info bench-full "全 3 列の詳しい表"
+        <BLANKLINE>
+            | dtype | 結果 (ラウンドの中央値) | 上限 |
+            | --- | --- | --- |
+            | bfloat16 | 3.00 倍速い | 2.00 倍 |
         <BLANKLINE>
         交互に実行した 9 ラウンドの中央値です。
         <BLANKLINE>
@@ -216,13 +318,34 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
         <BLANKLINE>
     """
     columns = data["columns"]
-    lines = [
-        "| " + " | ".join(Msg(c["header"]).render(lang) for c in columns) + " |",
-        "| " + " | ".join("---" for _ in columns) + " |",
-    ]
-    for row in data["rows"]:
-        lines.append("| " + " | ".join(_cell(row.get(c["key"]), c["format"], lang) for c in columns) + " |")
-    lines.append("")
+    headers = [Msg(c["header"]).render(lang) for c in columns]
+    cells = [[_cell(row.get(c["key"]), c["format"], lang) for c in columns] for row in data["rows"]]
+    layout = summary_layout(columns)
+    lines: list[str] = []
+    if layout is None:
+        lines += [*_table(headers, cells), ""]
+    else:
+        summary = [i for i in (layout.result, layout.spread) if i is not None]
+
+        versus = [i for i in layout.case if columns[i]["header"] in _VERSUS_HEADERS]
+        named = [i for i in layout.case if i not in versus]
+
+        def summarize(row: list[str], baseline: str | None = None) -> list[str]:
+            case = _CASE_JOIN.join(row[i] for i in named)
+            for i in versus:  # "autocast bfloat16 vs float32"
+                case = Msg("summary.versus", variant=case, baseline=baseline or row[i]).render(lang)
+            return [case, *(row[i] for i in summary)]
+
+        header = summarize(headers, Msg("verdict.baseline").render(lang))  # "variant vs baseline"
+        lines += ['<div class="bench-result" markdown>', ""]
+        lines += [*_table(header, [summarize(row) for row in cells]), "", "</div>", ""]
+        if layout.rest:
+            order = layout.full_order
+            title = Msg("details.full_table", n=len(columns)).render(lang)
+            lines += [f'??? info bench-full "{title}"', ""]
+            lines += ["    " + line for line in _table([headers[i] for i in order],
+                                                        [[row[i] for i in order] for row in cells])]
+            lines.append("")
     notes = [from_json(n) for n in data["notes"]]
     if data["too_noisy"]:
         labels = [from_json(data["comparisons"][label].get("label", label)) for label in data["too_noisy"]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -53,19 +54,33 @@ def test_every_stamp_field_is_filled(quick):
 
 
 def test_markdown_is_a_table_with_a_stamp_line(quick):
+    """A results table starts with its summary (case, result, spread) in div.bench-result; the full
+    table, every column, follows folded; the environment is a plain table."""
     out, _ = quick
     for name in ["environment", *CASES]:
-        lines = (out / f"{name}.md").read_text().splitlines()
-        assert lines[0].startswith("| ") and lines[0].endswith(" |"), name
-        assert set(lines[1].replace("|", "").split()) == {"---"}, name
-        n_cols = lines[0].count(" | ") + 1
-        body = [line for line in lines[2:] if line.startswith("|")]
-        assert body, name
-        assert all(line.count(" | ") + 1 == n_cols for line in body), name
+        text = (out / f"{name}.md").read_text()
+        lines = text.splitlines()
+        columns = _load(out, name)["columns"]
+        blocks = re.findall(r"(?m)((?:^(?:    )?\|.*\|\n)+)", text)
+        tables = [[line.strip() for line in block.splitlines()] for block in blocks]
+        if name == "environment":
+            assert len(tables) == 1 and lines[0].startswith("| "), name
+        else:
+            assert lines[0] == '<div class="bench-result" markdown>' and lines[2].startswith("| "), name
+            assert 2 <= tables[0][0].count(" | ") + 1 <= 3, (name, tables[0][0])
+        full = tables[-1]
+        assert full[0].count(" | ") + 1 == len(columns), name  # the last table has every column
+        if len(tables) == 2:  # folded: indented under "??? info"
+            assert all(line.startswith("    |") for line in blocks[1].splitlines()), name
+            assert text.split(blocks[1])[0].splitlines()[-2].startswith('??? info bench-full "'), name
+        for table in tables:
+            n_cols = table[0].count(" | ") + 1
+            assert set(table[1].replace("|", "").split()) == {"---"}, name
+            assert len(table) > 2 and all(line.count(" | ") + 1 == n_cols for line in table[2:]), name
         stamp = lines[-1]
         assert stamp.startswith("*CPU: ") and stamp.endswith("*"), stamp
         assert "torch " in stamp and "thread" in stamp and "ISA: " in stamp
-        assert "```" not in "\n".join(lines)
+        assert "```" not in text
 
 
 def test_comparisons_carry_ratio_spread_and_noise_flag(quick):

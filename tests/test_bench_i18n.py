@@ -24,7 +24,9 @@ RESULTS = REPO / "benchmarks" / "results"
 PACKAGE = REPO / "benchmarks"
 CASE_FILES = [path for folder in sorted(RESULTS.iterdir()) if folder.is_dir() for path in case_json_files(folder)]
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:e[+-]?\d+)?")
-KEY = re.compile(r"(?:col|label|note|verdict|spread|value|env|stamp)\.[a-z0-9_]+")
+#: The markup around a results table (the summary's wrapper, the fold of the full table), not prose.
+MARKUP = re.compile(r'(?m)^(?:<div class="bench-result" markdown>|</div>|\?\?\? info bench-full (?=")|$)')
+KEY = re.compile(r"(?:col|label|note|verdict|spread|value|env|stamp|details|summary)\.[a-z0-9_]+")
 
 ENV = {"cpu_model": "Intel(R) Xeon(R) Processor @ 2.10GHz", "isa_class": "AMX", "torch_version": "2.13.0+cpu",
        "threads": "1", "date": "2026-11-21 23:12 UTC", "mode": "quick",
@@ -64,7 +66,8 @@ def test_numbers_survive_in_the_japanese_table(json_path):
     missing = [n for n in NUMBER.findall(english) if n not in japanese]
     assert not missing, f"{json_path.stem}: numbers lost in the Japanese table: {missing}"
     assert japanese.count("\n|") == english.count("\n|"), "same number of table rows"
-    assert not english_words(japanese.replace("\\_", "_").split("\n*CPU:")[0]), "English left in the Japanese table"
+    prose = MARKUP.sub("", japanese.replace("\\_", "_").split("\n*CPU:")[0])
+    assert not english_words(prose), "English left in the Japanese table"
 
 
 def _case(noisy: bool) -> CaseResult:
@@ -80,14 +83,33 @@ def _case(noisy: bool) -> CaseResult:
 def test_each_part_is_rendered_in_both_languages():
     data = json.loads(json.dumps(_case(noisy=False).to_json(ENV)))
     en, ja = render_markdown(data, "en"), render_markdown(data, "ja")
-    assert en.startswith("| dtype | result (median of rounds) | spread (max/min) |\n")
+    summary = '<div class="bench-result" markdown>\n\n'
+    assert en.startswith(summary + "| dtype | result (median of rounds) | spread (max/min) |\n")
     assert "| batch 1 | 2.00x faster | 1.11 |" in en and "Median of 9 alternating rounds." in en
-    assert ja.startswith("| dtype | 結果 (ラウンドの中央値) | ばらつき (最大/最小) |\n")
+    assert ja.startswith(summary + "| dtype | 結果 (ラウンドの中央値) | ばらつき (最大/最小) |\n")
     assert "| バッチ 1 | 2.00 倍速い | 1.11 |" in ja and "交互に実行した 9 ラウンドの中央値です。" in ja
+    assert "???" not in en + ja  # every column is in the summary: nothing to fold
     assert en.endswith("· 1 thread · load 1.18 · 2026-11-21 23:12 UTC · quick run*\n")
     assert ja.endswith("· 1 スレッド · 負荷 1.18 · 2026-11-21 23:12 UTC · クイック実行*\n")
     assert render(Msg("verdict.slower", ratio=2.5), "ja") == "2.50 倍遅い"
     assert render(Msg("verdict.unclear", ratio=0.98), "ja") == "明確な差なし (0.98 倍)"
+
+
+def test_the_result_comes_first_and_the_full_table_is_folded():
+    c = Comparison("float32", "int8", 1e-3, 4e-3, (0.24, 0.25, 0.26))
+    result = CaseResult("demo", "Demo", [Column("model", "col.model"), Column("float32_ms", "col.float32_ms", "sig3"),
+                                         Column("baseline", "col.compared_with"), Column("verdict", "col.verdict"),
+                                         Column("spread", "col.spread"), Column("size", "col.state_dict_smaller", "times")])
+    result.rows.append({"model": Msg("label.batch", batch=1), "baseline": "float32", **comparison_cells(c), "size": 3.98})
+    data = json.loads(json.dumps(result.to_json(ENV)))
+    en, ja = render_markdown(data, "en"), render_markdown(data, "ja")
+    assert "| model and input vs baseline | result (median of rounds) | spread (max/min) |" in en
+    assert "| batch 1 vs float32 | 4.00x slower | 1.08 |" in en  # a slowdown as plain as a speed-up
+    assert "| モデルと入力 対 基準 | 結果 (ラウンドの中央値) | ばらつき (最大/最小) |" in ja
+    assert "| バッチ 1 対 float32 | 4.00 倍遅い | 1.08 |" in ja
+    assert '\n??? info bench-full "Full table (6 columns)"\n\n    | model and input | compared with | result' in en
+    assert '\n??? info bench-full "全 6 列の詳しい表"\n\n    | モデルと入力 | 比較対象 | 結果' in ja
+    assert "| 3.98x |" in en and "| 3.98 倍 |" in ja and not re.search(r"\dx", ja)  # 倍 in Japanese, never x
 
 
 def test_write_case_writes_the_json_and_both_tables(tmp_path):
