@@ -6,8 +6,8 @@ what is left is a truncated file, and the previous good checkpoint has already
 been overwritten. [`save_atomic`][reference_impl.checkpoint.save_atomic] writes
 to a temporary file in the same folder, flushes it to disk with ``fsync`` and
 then renames it over the old file with ``os.replace``, which is atomic on POSIX
-and Windows: a reader sees either the old checkpoint or the new one, never half
-of one.
+(Python promises no more; on Windows it replaces the file in one call): a reader
+sees either the old checkpoint or the new one, never half of one.
 
 [`save_checkpoint`][reference_impl.checkpoint.save_checkpoint] and
 [`load_checkpoint`][reference_impl.checkpoint.load_checkpoint] bundle what an
