@@ -12,7 +12,7 @@ for step in range(3):
     optimizer.zero_grad(set_to_none=True)
     with torch.autocast(device, dtype=torch.bfloat16):  # no GradScaler: bfloat16 has float32's range
         hidden = block.linear1(x)  # a matmul: runs in bfloat16
-        out = block(x)  # ends with LayerNorm, which autocast runs in float32
+        out = block(x)  # float32: the residual adds the float32 input, and LayerNorm keeps that dtype
         loss = nn.functional.mse_loss(out.float(), target)
     loss.backward()
     optimizer.step()
