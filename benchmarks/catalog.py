@@ -33,7 +33,7 @@ LANGS = ("en", "ja")
 ALLOWED_WORDS = frozenset(
     {"dtype", "torch", "torchao", "autocast", "eager", "cpu", "cuda", "mkl", "openblas", "Linear",
      "Python", "Release", "Debug", "Intel", "Xeon", "Processor", "inf", "nan", "pickle", "tf", "onnxruntime",
-     "logits", "high", "highest", "True", "nvidia-smi", "amax", "Runtime", "ieee", "scaled_mm", "scaling",
+     "logits", "high", "highest", "True", "nvidia-smi", "amax", "Runtime", "Compute", "Capability", "ieee", "scaled_mm", "scaling",
      "dry-run"}
 )
 
@@ -129,11 +129,11 @@ def _same(text: str) -> Text:
 _VERDICTS = {
     "verdict.faster": Text("{ratio:.2f}x faster", "{ratio:.2f} 倍速い"),
     "verdict.slower": Text("{ratio:.2f}x slower", "{ratio:.2f} 倍遅い"),
-    "verdict.unclear": Text("no clear difference ({ratio:.2f}x)", "明確な差なし ({ratio:.2f} 倍)"),
-    "verdict.one_measurement": Text("{ratio:.0f}x slower (one measurement)", "{ratio:.0f} 倍遅い (1 回だけの測定)"),
+    "verdict.unclear": Text("no clear difference ({ratio:.2f}x)", "明確な差なし({ratio:.2f} 倍)"),
+    "verdict.one_measurement": Text("{ratio:.0f}x slower (one measurement)", "{ratio:.0f} 倍遅い(1 回だけの計測)"),
     "verdict.baseline": Text("baseline", "基準"),
-    "spread.too_noisy": Text("{spread:.2f} (too noisy to publish)", "{spread:.2f} (ばらつきが大きすぎて公表不可)"),
-    "spread.single_pass": Text("single pass, no rounds", "1 回だけ (ラウンドなし)"),
+    "spread.too_noisy": Text("{spread:.2f} (too noisy to publish)", "{spread:.2f}(ばらつきが大きすぎて公表不可)"),
+    "spread.single_pass": Text("single pass, no rounds", "1 回だけ(ラウンドなし)"),
     "value.times": Text("{ratio:.2f}x", "{ratio:.2f} 倍"),
     "details.full_table": Text("Full table ({n} columns)", "全 {n} 列の詳しい表"),
     "summary.versus": Text("{variant} vs {baseline}", "{variant} 対 {baseline}"),
@@ -149,27 +149,27 @@ _COLUMNS = {
     "col.reference_ms": Text("reference ms", "参照実装 ms"),
     "col.baseline_ms": Text("baseline ms", "基準 ms"),
     "col.variant_ms": Text("variant ms", "比べる版 ms"),
-    "col.direct_ms": Text("direct ms", "直接 ms"),
-    "col.profiled_ms": Text("profiled ms", "プロファイラ下 ms"),
-    "col.verdict": Text("result (median of rounds)", "結果 (ラウンドの中央値)"),
-    "col.spread": Text("spread (max/min)", "ばらつき (最大/最小)"),
-    "col.error": Text("error (rel. L2 vs float64)", "誤差 (float64 に対する相対 L2)"),
-    "col.int8_error": Text("int8 error (rel. L2 vs float64)", "int8 の誤差 (float64 に対する相対 L2)"),
+    "col.direct_ms": Text("direct ms", "プロファイラなし ms"),
+    "col.profiled_ms": Text("profiled ms", "プロファイラあり ms"),
+    "col.verdict": Text("result (median of rounds)", "結果(ラウンドの中央値)"),
+    "col.spread": Text("spread (max/min)", "ばらつき(最大/最小)"),
+    "col.error": Text("error (rel. L2 vs float64)", "誤差(float64 に対する相対 L2)"),
+    "col.int8_error": Text("int8 error (rel. L2 vs float64)", "int8 の誤差(float64 に対する相対 L2)"),
     "col.float32_error": Text("float32 error", "float32 の誤差"),
     "col.variant": Text("variant", "比べる版"),
     "col.logits": Text("logits dtype", "logits の dtype"),
     "col.compared_with": Text("compared with", "比較対象"),
-    "col.loss_diff": Text("loss after steps, diff vs baseline", "数ステップ後の損失 (基準との差)"),
-    "col.peak_mib": Text("step peak MiB (CUDA)", "1 ステップのピークメモリ MiB (CUDA)"),
+    "col.loss_diff": Text("loss after steps, diff vs baseline", "数ステップ後の損失(基準との差)"),
+    "col.peak_mib": Text("step peak MiB (CUDA)", "1 ステップのピークメモリ MiB(CUDA)"),
     "col.model": Text("model and input", "モデルと入力"),
     "col.module": Text("quantized module", "量子化後のモジュール"),
     "col.state_dict_smaller": Text("state_dict smaller by", "state_dict の縮小率"),
     "col.weights_smaller": Text("weights smaller by", "重みの縮小率"),
-    "col.batch": Text("batch", "バッチ"),
-    "col.what_timed": Text("what was timed", "測ったもの"),
+    "col.batch": Text("batch", "バッチサイズ"),
+    "col.what_timed": Text("what was timed", "計測対象"),
     "col.reference": _same("reference_impl"),
     "col.kernel": Text("PyTorch kernel", "PyTorch のカーネル"),
-    "col.agree": Text("bit-exact outputs (NaN = NaN)", "ビット単位で一致した出力 (NaN = NaN とみなす)"),
+    "col.agree": Text("bit-exact outputs (NaN = NaN)", "ビット単位で一致した出力(NaN 同士は一致とみなす)"),
     "col.what": Text("what", "対象"),
     "col.bytes": Text("bytes", "バイト数"),
     "col.per_element": Text("bytes per element", "1 要素あたりのバイト数"),
@@ -179,11 +179,11 @@ _COLUMNS = {
     "col.torchao_config": Text("torchao config", "torchao の設定"),
     "col.mode": Text("mode", "モード"),
     "col.weight_type": Text("weight type", "重みの型"),
-    "col.size": Text("size n (n x n @ n x n)", "サイズ n (n x n @ n x n)"),
+    "col.size": Text("size n (n x n @ n x n)", "サイズ n(n×n @ n×n)"),
     "col.events_ms": Text("CUDA events ms", "CUDA イベント ms"),
-    "col.loop_ms": Text("timed loop ms", "ループで計測 ms"),
-    "col.timers_agree": Text("events / loop", "イベント / ループ"),
-    "col.pct_peak": Text("% of data-sheet peak", "データシートのピークに対する割合"),
+    "col.loop_ms": Text("timed loop ms", "ループ計測 ms"),
+    "col.timers_agree": Text("events / loop", "イベント/ループ"),
+    "col.pct_peak": Text("% of data-sheet peak", "データシート上のピーク性能に対する割合"),
     "col.field": Text("field", "項目"),
     "col.value": Text("value", "値"),
 }
@@ -192,36 +192,36 @@ _LABELS = {
     "label.tensor_elements": Text("tensor of {n:,} elements", "要素数 {n:,} のテンソル"),
     "label.state_dict": Text("{model}, state_dict", "{model} の state_dict"),
     "label.lstm": Text("LSTM({d_in}, {hidden}, {layers} layers)", "LSTM({d_in}, {hidden}, {layers} 層)"),
-    "label.linear_batch": Text("Linear {n}x{n}, batch {batch}", "Linear {n}x{n}、バッチ {batch}"),
+    "label.linear_batch": Text("Linear {n}x{n}, batch {batch}", "Linear {n}×{n}、バッチ {batch}"),
     "label.steps_batch": Text("{model}, {steps} steps, batch {batch}", "{model}、{steps} ステップ、バッチ {batch}"),
     "label.one_step_batch": Text("{model}, one step, batch {batch}", "{model}、1 ステップ、バッチ {batch}"),
     "label.loop_batch": Text(
         "{model}, {steps}-step loop, batch {batch}", "{model}、{steps} ステップのループ、バッチ {batch}"
     ),
     "label.int8_dynamic_weights": Text(
-        "int8 dynamic (qint8 weights, float32 bias)", "int8 動的量子化 (重みは qint8、バイアスは float32)"
+        "int8 dynamic (qint8 weights, float32 bias)", "int8 動的量子化(重みは qint8、バイアスは float32)"
     ),
     "label.autocast": _same("autocast {dtype}"),
     "label.autocast_scaler": _same("autocast {dtype} + GradScaler"),
-    "label.autocast_no_scaler": Text("autocast {dtype}, no scaler", "autocast {dtype}、スケーラーなし"),
-    "label.scaler_overhead": Text("{variant} (scaler overhead)", "{variant} (スケーラーのオーバーヘッド)"),
+    "label.autocast_no_scaler": Text("autocast {dtype}, no scaler", "autocast {dtype}、スケーラなし"),
+    "label.scaler_overhead": Text("{variant} (scaler overhead)", "{variant}(スケーラのオーバーヘッド)"),
     "label.batch": Text("batch {batch}", "バッチ {batch}"),
-    "label.quantize_per_tensor": Text("quantize per tensor (int8)", "テンソル単位の量子化 (int8)"),
+    "label.quantize_per_tensor": Text("quantize per tensor (int8)", "テンソル単位の量子化(int8)"),
     "label.profiled_loop": Text(
         "{batches} batches of {batch} through a {mlp} MLP, profiler warmed up",
-        "{mlp} の MLP に {batch} 件のバッチを {batches} 回通す (プロファイラはウォームアップ済み)",
+        "{mlp} の MLP に {batch} 件のバッチを {batches} 回通す(プロファイラはウォームアップ済み)",
     ),
     "label.first_profiled_pass": Text(
         "the same, first profiled pass in a fresh process (a single-pass benchmark)",
-        "同上、新しいプロセスで最初にプロファイルした 1 回 (1 回だけの計測)",
+        "同上、新しいプロセスでの最初のプロファイル実行(1 回だけ測るベンチマークに相当)",
     ),
-    "label.under_profiler": Text("under the profiler", "プロファイラ下"),
+    "label.under_profiler": Text("under the profiler", "プロファイラあり"),
 }
 
 _NOTES = {
     "note.too_noisy": Text(
         "Too noisy to publish (per-round ratios differ by more than the limit): {labels}. Re-run on a quieter machine.",
-        "ばらつきが大きすぎて公表できない行 (ラウンドごとの比の差が上限を超えています): {labels}。"
+        "ばらつきが大きすぎて公表できない行(ラウンドごとの比の開きが上限を超えています): {labels}。"
         "空いているマシンで測り直してください。",
     ),
     "note.amp_step": Text(
@@ -235,23 +235,24 @@ _NOTES = {
     "note.median_rounds": Text("Median of {rounds} alternating rounds.", "交互に実行した {rounds} ラウンドの中央値です。"),
     "note.cpu_bfloat16_no_scaling": Text(
         "On CPU, bfloat16 needs no loss scaling; the GradScaler row only measures what the scaler costs.",
-        "CPU の bfloat16 には損失スケーリングが要らないので、GradScaler の行はスケーラーのコストだけを測っています。",
+        "CPU の bfloat16 には損失スケーリングが要らないので、GradScaler の行はスケーラのコストだけを測っています。",
     ),
     "note.peak_cuda_only": Text(
         "Peak memory is measured on CUDA only (PyTorch keeps no allocator statistics for CPU).",
-        "ピークメモリは CUDA でだけ測ります (PyTorch は CPU のアロケータ統計を持たないため)。",
+        "ピークメモリは CUDA でだけ計測します。PyTorch は CPU のアロケータの統計を取らないためです。",
     ),
     "note.step_peak": Text(
         "float32 step peak: {peak:.0f} MiB. Step peak = torch.cuda.max_memory_allocated during one step minus the "
         "memory allocated before it (activations, gradients, autocast's weight copies).",
-        "float32 の 1 ステップのピーク: {peak:.0f} MiB。ステップのピーク = 1 ステップ中の torch.cuda.max_memory_allocated "
-        "から、その直前に確保済みだったメモリを引いた値です (活性、勾配、autocast による重みのコピー)。",
+        "float32 の 1 ステップのピークメモリは {peak:.0f} MiB です。ステップのピークメモリは、1 ステップ中の "
+        "torch.cuda.max_memory_allocated から、その直前に確保済みだったメモリを引いた値です"
+        "(活性値、勾配、autocast が作る重みのコピーの分)。",
     ),
     "note.int8_ratios": Text(
         "Ratios: float32 time / int8 time, median of {rounds} alternating rounds ({threads} thread{_s}); "
         "spread = largest / smallest per-round ratio.",
-        "比は float32 の時間 / int8 の時間で、交互に実行した {rounds} ラウンドの中央値です ({threads} スレッド)。"
-        "ばらつきはラウンドごとの比の最大 / 最小です。",
+        "比は float32 の時間/int8 の時間で、交互に実行した {rounds} ラウンドの中央値です({threads} スレッド)。"
+        "ばらつきはラウンドごとの比の最大/最小です。",
     ),
     "note.size_state_dict": Text("Size: torch.save(state_dict) bytes.", "サイズは torch.save(state_dict) のバイト数です。"),
     "note.errors_float64": Text(
@@ -259,72 +260,73 @@ _NOTES = {
     ),
     "note.ao_cpu_only": Text(
         "Not measured on CUDA: torch.ao dynamic quantization has CPU kernels only (see the torchao case).",
-        "CUDA では測っていません。torch.ao の動的量子化には CPU のカーネルしかありません (torchao のケースを参照)。",
+        "CUDA では計測していません。torch.ao の動的量子化には CPU のカーネルしかないためです(torchao のケースを参照)。",
     ),
     "note.matmul_rounds": Text(
         "All dtypes alternated in the same {rounds} rounds; ratio = float32 time / dtype time.",
-        "すべての dtype を同じ {rounds} ラウンドの中で交互に実行しました。比は float32 の時間 / その dtype の時間です。",
+        "すべての dtype を同じ {rounds} ラウンドの中で交互に実行しました。比は float32 の時間/その dtype の時間です。",
     ),
-    "note.tflops": Text("TFLOP/s = 2n^3 / median time (n = {n}).", "TFLOP/s = 2n^3 / 時間の中央値 (n = {n}) です。"),
+    "note.tflops": Text("TFLOP/s = 2n^3 / median time (n = {n}).", "TFLOP/s は 2n³ を時間の中央値で割った値です(n = {n})。"),
     "note.tf32": Text(
         "float32 ran with TF32 off (torch.backends.cuda.matmul.fp32_precision = 'ieee'); tf32 with 'tf32', checked "
         "to have engaged (its error well above float32's).",
-        "float32 は TF32 を無効にして (torch.backends.cuda.matmul.fp32_precision = 'ieee')、tf32 は 'tf32' で実行し、"
-        "TF32 が実際に効いたこと (誤差が float32 より十分に大きいこと) を確かめました。",
+        "float32 は TF32 を無効にして(torch.backends.cuda.matmul.fp32_precision = 'ieee')、tf32 は 'tf32' で実行しました。"
+        "tf32 では TF32 が実際に使われたこと(誤差が float32 より十分に大きいこと)を確かめています。",
     ),
     "note.gpu_matmul_timing": Text(
         "Each dtype ran {iters} times after {warmup} warm-up calls; TFLOP/s = 2n^3 / time per call between CUDA "
         "events, cross-checked against a synchronized perf_counter loop (events / loop near 1.00x).",
-        "どの dtype も {warmup} 回のウォームアップの後に {iters} 回実行しました。TFLOP/s = 2n^3 / CUDA イベント間の 1 回あたりの時間で、"
-        "前後で同期した perf_counter のループと照合しています (イベント / ループが 1.00 倍に近いこと)。",
+        "どの dtype も {warmup} 回のウォームアップの後に {iters} 回実行しました。TFLOP/s は 2n³ を 1 回あたりの時間で割った値です。"
+        "時間は CUDA イベントで計測し、同期を取った perf_counter のループと照合しています(イベント/ループが 1.00 倍に近いこと)。",
     ),
     "note.transformer_step": Text(
         "Step = zero_grad, forward, cross-entropy, backward, AdamW step of one TransformerEncoderLayer "
         "(d_model {d_model}, {heads} heads, feed-forward {ff}) with a {classes}-class head; batch {batch} x {seq} tokens.",
-        "1 ステップは TransformerEncoderLayer 1 層 (d_model {d_model}、ヘッド {heads}、フィードフォワード {ff}) と "
-        "{classes} クラスの出力層の zero_grad、順伝播、交差エントロピー、逆伝播、AdamW の更新です。バッチは {batch} x {seq} トークンです。",
+        "1 ステップは、TransformerEncoderLayer 1 層(d_model {d_model}、ヘッド数 {heads}、フィードフォワード層の次元 {ff})と "
+        "{classes} クラスの出力層に対する zero_grad、順伝播、交差エントロピー、逆伝播、AdamW の更新です。"
+        "バッチは {batch}×{seq} トークンです。",
     ),
     "note.float8_scaled": Text(
         "float8_e4m3fn: scaled_mm with one scale per tensor (amax / 448), output in bfloat16, on operands quantized "
         "before timing; the row float8 scaling is the cost of quantizing both operands, which a model pays per call "
         "for its activations.",
-        "float8_e4m3fn は、テンソルごとに 1 つのスケール (amax / 448) を使う scaled_mm で計算し、出力は bfloat16 です。"
-        "オペランドは計測の前に量子化しました。float8 scaling の行は 2 つのオペランドを量子化する時間で、"
-        "モデルでは活性化について呼び出しのたびにかかります。",
+        "float8_e4m3fn は、テンソルごとに一つのスケール(amax/448)を使う scaled_mm で計算し、出力は bfloat16 です。"
+        "オペランドは計測の前に量子化しました。float8 scaling の行は二つのオペランドを量子化する時間です。"
+        "モデルでは、活性値の量子化にこの時間が呼び出しのたびにかかります。",
     ),
     "note.stand_in": Text(
         "Dry run on a CPU stand-in (--dry-run): tiny sizes, a CPU timer in place of CUDA events, no TF32; these "
         "figures say nothing about a GPU, only that the case runs end to end.",
-        "CPU を代役にしたドライラン (--dry-run) です。サイズはごく小さく、CUDA イベントの代わりに CPU のタイマーを使い、"
-        "TF32 は効きません。この数値は GPU について何も語らず、ケースが最後まで動くことだけを示します。",
+        "CPU を代役にしたドライラン(--dry-run)です。サイズはごく小さく、CUDA イベントの代わりに CPU のタイマを使い、"
+        "TF32 も使いません。この数値から GPU の性能は分かりません。ケースが最後まで動くことを確かめるためのものです。",
     ),
     "note.float8_unsupported": Text(
         "float8 not measured: torch._scaled_mm needs compute capability 8.9 or newer (this GPU: {capability}).",
-        "float8 は測っていません。torch._scaled_mm には計算能力 8.9 以上が必要です (この GPU: {capability})。",
+        "float8 は計測していません。torch._scaled_mm には Compute Capability 8.9 以上の GPU が必要です(この GPU は {capability})。",
     ),
     "note.no_fresh_pass": Text(
         "The first profiled pass in a fresh process could not be measured here.",
-        "新しいプロセスで最初にプロファイルする 1 回は、ここでは測れませんでした。",
+        "新しいプロセスでの最初のプロファイル実行は、ここでは計測できませんでした。",
     ),
     "note.profiler_measures_profiler": Text(
         "The profiled time includes recording every operator (record_shapes=True) and the profiler's "
         "post-processing on exit; it measures the profiler, not the model.",
-        "プロファイラ下の時間には、すべての演算子の記録 (record_shapes=True) と、終了時のプロファイラの後処理が"
+        "プロファイラありの時間には、すべての演算子の記録(record_shapes=True)と、終了時のプロファイラの後処理が"
         "含まれます。測っているのはモデルではなくプロファイラです。",
     ),
     "note.profiler_first_pass": Text(
         "The first profiled pass of a process also pays the profiler's start-up, which a single-pass benchmark "
         "includes (measured in a new Python process, after one unprofiled warm-up pass).",
-        "プロセスで最初にプロファイルする 1 回はプロファイラの起動コストも払い、1 回だけの計測には"
-        "これが含まれます (新しい Python プロセスで、プロファイルなしのウォームアップを 1 回行った後に測定)。",
+        "プロセスでの最初のプロファイル実行にはプロファイラの起動時間も加わり、1 回だけ測るベンチマークにはこれが含まれます。"
+        "新しい Python プロセスで、プロファイルなしのウォームアップを 1 回行った後に計測しました。",
     ),
     "note.rounding_rows": Text(
         "Rounding rows: {n:,} random float32 bit patterns (all exponents, subnormals, inf, NaN).",
-        "丸めの行: ランダムな float32 のビットパターン {n:,} 個 (すべての指数、非正規化数、inf、NaN を含む) です。",
+        "丸めの行の入力は、ランダムな float32 のビットパターン {n:,} 個です(すべての指数、非正規化数、inf、NaN を含む)。",
     ),
     "note.quantization_rows": Text(
         "Quantization rows: {n:,} normal values with standard deviation 4 (clamping and exact ties included).",
-        "量子化の行: 標準偏差 4 の正規分布の値 {n:,} 個 (クランプされる値とちょうど中間の値を含む) です。",
+        "量子化の行の入力は、標準偏差 4 の正規分布に従う値 {n:,} 個です(クランプされる値と、丸めでちょうど中間になる値を含む)。",
     ),
     "note.reference_readable": Text(
         "The result column says how the readable reference compares with PyTorch's kernel: "
@@ -336,42 +338,42 @@ _NOTES = {
         "Model sizes are torch.save(state_dict) bytes, pickle overhead included; "
         "bytes per element there = file bytes / parameter count.",
         "モデルのサイズは torch.save(state_dict) のバイト数で、pickle のオーバーヘッドを含みます。"
-        "モデルの行の 1 要素あたりのバイト数は、ファイルのバイト数 / パラメータ数です。",
+        "モデルの行の 1 要素あたりのバイト数は、ファイルのバイト数/パラメータ数です。",
     ),
-    "note.sizes_exact": Text("Sizes are exact (no timing).", "サイズは正確な値です (時間の計測ではありません)。"),
+    "note.sizes_exact": Text("Sizes are exact (no timing).", "サイズは時間の計測値ではなく、正確な値です。"),
     "note.same_mode": Text(
         "Each mode compares against float32 in the same mode (compiled int8 vs compiled float32).",
-        "どのモードも同じモードの float32 と比べています (コンパイルした int8 とコンパイルした float32)。",
+        "どのモードも、同じモードの float32 と比べています(コンパイルした int8 はコンパイルした float32 と比べます)。",
     ),
     "note.onnxruntime_missing": Text(
         "Not measured: onnxruntime is not installed ({error}).",
-        "測っていません。onnxruntime がインストールされていません ({error})。",
+        "計測していません。onnxruntime がインストールされていません({error})。",
     ),
     "note.onnxruntime_cpu_only": Text(
         "Not measured: this case runs onnxruntime's CPU execution provider only.",
-        "測っていません。このケースは onnxruntime の CPU 実行プロバイダーでだけ実行します。",
+        "計測していません。このケースは onnxruntime の CPU 実行プロバイダでだけ実行します。",
     ),
     "note.onnxruntime_reduce_range": Text(
         "This CPU has no VNNI: the weights were quantized with reduce_range=True (7 bits), as ONNX Runtime "
         "advises, because its U8S8 kernels add pairs of uint8 x int8 products into a saturating int16 there.",
-        "この CPU には VNNI がないので、ONNX Runtime の推奨どおり reduce_range=True (7 ビット) で重みを量子化しました。"
-        "VNNI のない CPU では、U8S8 のカーネルが uint8 × int8 の積を 2 つずつ飽和する int16 に足し込むためです。",
+        "この CPU には VNNI がないので、ONNX Runtime の推奨どおり reduce_range=True(7 ビット)で重みを量子化しました。"
+        "VNNI のない CPU では、U8S8 のカーネルが uint8 × int8 の積を二つずつ、飽和する int16 に足し込むためです。",
     ),
     "note.onnxruntime_method": Text(
         "Both models run in onnxruntime {version} (CPU execution provider, {threads} intra-op thread{_s}); "
         "ratio = float32 time / int8 time, median of {rounds} alternating rounds. "
         "Weights: bytes of the ONNX initializers.",
-        "どちらのモデルも onnxruntime {version} で実行しました (CPU 実行プロバイダー、演算内スレッド {threads})。"
-        "比は float32 の時間 / int8 の時間で、交互に実行した {rounds} ラウンドの中央値です。"
+        "どちらのモデルも onnxruntime {version} で実行しました(CPU 実行プロバイダ、演算内スレッド数 {threads})。"
+        "比は float32 の時間/int8 の時間で、交互に実行した {rounds} ラウンドの中央値です。"
         "重みは ONNX の初期化子のバイト数です。",
     ),
     "note.torchao_missing": Text(
         "Not measured: torchao is not installed ({error}).",
-        "測っていません。torchao がインストールされていません ({error})。",
+        "計測していません。torchao がインストールされていません({error})。",
     ),
     "note.quick_no_compile": Text(
         "Quick run: torch.compile variants not measured (compiling takes minutes on a small CPU).",
-        "クイック実行なので torch.compile の版は測っていません (小さな CPU ではコンパイルに数分かかります)。",
+        "クイック実行なので、torch.compile の版は計測していません(小さな CPU ではコンパイルに数分かかります)。",
     ),
 }
 
@@ -382,9 +384,9 @@ _ENVIRONMENT = {
     "env.cpu_model": Text("CPU model", "CPU モデル"),
     "env.logical_cpus": Text("logical CPUs", "論理 CPU 数"),
     "env.isa_class": Text("ISA class", "ISA 区分"),
-    "env.isa_flags": Text("ISA flags present", "CPU にある ISA フラグ"),
+    "env.isa_flags": Text("ISA flags present", "CPU が持つ ISA フラグ"),
     "env.isa_limit": Text("instruction set limited by", "命令セットの制限"),
-    "env.torch_cpu_capability": Text("kernels PyTorch dispatches to", "PyTorch が使うカーネル"),
+    "env.torch_cpu_capability": Text("kernels PyTorch dispatches to", "PyTorch のディスパッチ先のカーネル"),
     "env.torch_version": _same("torch"),
     "env.torch_cuda": _same("torch CUDA"),
     "env.torch_blas": _same("BLAS"),
@@ -397,7 +399,7 @@ _ENVIRONMENT = {
     "env.quantized_engine": Text("quantized engine", "量子化エンジン"),
     "env.load_average": Text("load average at start", "開始時のロードアベレージ"),
     "env.gpu_name": _same("GPU"),
-    "env.gpu_capability": Text("GPU compute capability", "GPU の計算能力"),
+    "env.gpu_capability": Text("GPU compute capability", "GPU の Compute Capability"),
     "env.gpu_driver": Text("GPU driver", "GPU ドライバ"),
     "env.gpu_clocks": Text("GPU clocks", "GPU クロック"),
     "env.gpu_uuid": _same("GPU UUID"),
@@ -405,20 +407,20 @@ _ENVIRONMENT = {
     "value.full": Text("full", "フル"),
     "value.quick": Text("quick", "クイック"),
     "value.none": Text("none", "なし"),
-    "value.none_cpu_build": Text("none (CPU build)", "なし (CPU ビルド)"),
+    "value.none_cpu_build": Text("none (CPU build)", "なし(CPU ビルド)"),
     "value.none_of": Text("none of {flags}", "{flags} のいずれもなし"),
     "value.unknown": Text("unknown", "不明"),
     "value.not_installed": Text("not installed", "未インストール"),
-    "value.no_nvidia_smi": Text("unknown (nvidia-smi not found)", "不明 (nvidia-smi が見つからない)"),
+    "value.no_nvidia_smi": Text("unknown (nvidia-smi not found)", "不明(nvidia-smi が見つからない)"),
     "value.no_nvml_match": Text(
-        "unknown (no NVML device has torch's UUID)", "不明 (torch のデバイスと UUID が一致する NVML デバイスがない)"
+        "unknown (no NVML device has torch's UUID)", "不明(torch のデバイスと UUID が一致する NVML デバイスがない)"
     ),
-    "value.nvidia_smi_failed": Text("unknown (nvidia-smi failed: {error})", "不明 (nvidia-smi が失敗: {error})"),
-    "value.not_applicable": Text("n/a ({device} run)", "該当なし ({device} での実行)"),
-    "value.gpu_clocks": Text("SM {sm} (max {sm_max}), memory {memory}", "SM {sm} (最大 {sm_max})、メモリ {memory}"),
-    "value.load_average": Text("{loads} (1/5/15 min)", "{loads} (1/5/15 分)"),
+    "value.nvidia_smi_failed": Text("unknown (nvidia-smi failed: {error})", "不明(nvidia-smi の実行に失敗: {error})"),
+    "value.not_applicable": Text("n/a ({device} run)", "該当なし({device} での実行)"),
+    "value.gpu_clocks": Text("SM {sm} (max {sm_max}), memory {memory}", "SM {sm}(最大 {sm_max})、メモリ {memory}"),
+    "value.load_average": Text("{loads} (1/5/15 min)", "{loads}(1/5/15 分)"),
     # the stamp line under every table
-    "stamp.isa_limited": Text("{isa} limited by {limit}", "{isa} ({limit} で制限)"),
+    "stamp.isa_limited": Text("{isa} limited by {limit}", "{isa}({limit} で制限)"),
     "stamp.threads": Text("{threads} thread{_s}", "{threads} スレッド"),
     "stamp.load": Text("load {load}", "負荷 {load}"),
     "stamp.full": Text("full run", "フル実行"),

@@ -300,7 +300,7 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
         >>> print(render_markdown(r.to_json(env), "ja"))
         <div class="bench-result" markdown>
         <BLANKLINE>
-        | dtype | 結果 (ラウンドの中央値) |
+        | dtype | 結果(ラウンドの中央値) |
         | --- | --- |
         | bfloat16 | 3.00 倍速い |
         <BLANKLINE>
@@ -308,7 +308,7 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
         <BLANKLINE>
         ??? info bench-full "全 3 列の詳しい表"
         <BLANKLINE>
-            | dtype | 結果 (ラウンドの中央値) | 上限 |
+            | dtype | 結果(ラウンドの中央値) | 上限 |
             | --- | --- | --- |
             | bfloat16 | 3.00 倍速い | 2.00 倍 |
         <BLANKLINE>

@@ -39,3 +39,36 @@ def test_japanese_pages_follow_the_style_rules():
     ]
     assert checked > 40, f"textlint checked only {checked} files"
     assert not problems, f"{len(problems)} style problems in {checked} Japanese pages (see STYLE.ja.md):\n" + "\n".join(problems)
+
+
+def _prh_rules():
+    import re
+
+    import yaml
+
+    rules = yaml.safe_load((REPO / "docs" / "prh.yml").read_text(encoding="utf-8"))["rules"]
+    out = []
+    for rule in rules:
+        for pattern in rule.get("patterns") or [rule["pattern"]]:
+            rx = re.compile(pattern[1:-1]) if pattern.startswith("/") and pattern.endswith("/") else re.compile(re.escape(pattern))
+            out.append((rx, rule["expected"]))
+    return out
+
+
+def test_script_comments_follow_the_spelling_rules():
+    """The Japanese comments of the example scripts (snippets/**/<name>.ja.toml) follow the same
+    spelling rules as the pages (docs/prh.yml); textlint reads Markdown, so this applies them here."""
+    from docs_tools import localize
+
+    rules = _prh_rules()
+    problems = []
+    sidecars = sorted((REPO / "snippets").rglob(f"*{localize.SUFFIX}"))
+    for sidecar in sidecars:
+        for en, entry in localize.load(sidecar).items():
+            ja = entry.get("ja") or ""
+            for rx, expected in rules:
+                m = rx.search(ja)
+                if m:
+                    problems.append(f"{sidecar.relative_to(REPO)}: {m.group(0)!r} -> {expected!r} in {ja[:60]!r}")
+    assert len(sidecars) > 100
+    assert not problems, "\n".join(problems)
