@@ -96,7 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     env = json.loads((out / "environment.json").read_text(encoding="utf-8"))["environment"]
     noisy = {name: r.too_noisy for name, r in results.items() if r.too_noisy}
     for name, result in results.items():
-        if args.print_tables or name == "environment":
+        # on a GPU the matmul table is the point of the run: its % of the data-sheet peak shows at once
+        # whether the reader's card performs as it should
+        if args.print_tables or name == "environment" or (cfg.device == "cuda" and name == "gpu_matmul"):
             print(f"\n## {result.title} ({name})\n")
             print(render_markdown(result.to_json(env)))
     print(f"results written to {out}/")

@@ -30,20 +30,27 @@ def published_folder(torch_cpu_capability: str) -> Path:
     return RESULTS / ("cpu-avx2" if torch_cpu_capability.upper() in _AVX2_OR_LESS else "cpu")
 
 
-def row_label(row: Mapping[str, Any], columns: Iterable[Mapping[str, Any]]) -> str:
-    """What names a row: its text cells other than the verdict and the spread, joined.
+def row_label(row: Mapping[str, Any], columns: list[Mapping[str, Any]]) -> str:
+    """What names a row: the cells the summary table shows as its case (``report.summary_layout``),
+    rendered in English and joined; for a table without a summary, its text cells.
 
     Examples:
-        >>> row_label({"dtype": "bfloat16", "spread": "1.05", "n": 1024},
-        ...           [{"key": "dtype", "format": "text"}, {"key": "spread", "format": "text"}, {"key": "n", "format": "int"}])
-        'bfloat16'
+        >>> cols = [{"key": "model", "header": "col.model", "format": "text"},
+        ...         {"key": "batch", "header": "col.batch", "format": "int"},
+        ...         {"key": "verdict", "header": "col.verdict", "format": "text"}]
+        >>> row_label({"model": "Linear 1024", "batch": 16, "verdict": "3.1x faster"}, cols)
+        'Linear 1024 · 16'
+        >>> row_label({"model": {"msg": "verdict.baseline", "args": {}}, "batch": 1, "verdict": "-"}, cols)
+        'baseline · 1'
     """
-    parts = []
-    for column in columns:
-        key = column["key"]
-        if column.get("format") == "text" and key not in ("verdict", "spread") and isinstance(row.get(key), (str, int)):
-            parts.append(str(row[key]))
-    return " / ".join(parts)
+    from benchmarks.report import _CASE_JOIN, _cell, summary_layout
+
+    layout = summary_layout(list(columns))
+    if layout is not None:
+        picked = [columns[i] for i in layout.case]
+    else:
+        picked = [c for c in columns if c.get("format") == "text" and c["key"] not in ("verdict", "spread")]
+    return _CASE_JOIN.join(_cell(row.get(c["key"]), c.get("format", "text"), "en") for c in picked)
 
 
 def published_ratios(case: str, folder: Path) -> dict[str, float]:
@@ -53,6 +60,13 @@ def published_ratios(case: str, folder: Path) -> dict[str, float]:
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))
     return {row_label(row, data["columns"]): row["ratio"] for row in data["rows"] if "ratio" in row}
+
+
+def _mode(folder: Path) -> str:
+    path = folder / "environment.json"
+    if not path.exists():
+        return "?"
+    return str(json.loads(path.read_text(encoding="utf-8"))["environment"].get("mode", "?"))
 
 
 def beside_published(results: Mapping[str, Any], env: Mapping[str, Any]) -> list[str]:
@@ -76,6 +90,14 @@ def beside_published(results: Mapping[str, Any], env: Mapping[str, Any]) -> list
             isa = f"{stamp.get('torch_cpu_capability', '?')} kernels ({limit}) on {isa}"
     lines = [f"\nThis run beside the site's published ratios ({folder.name}: measured on {isa}); "
              "> 1 means faster than the baseline:"]
+    mine = env.get("isa_class")
+    if isinstance(mine, str) and mine and mine not in isa:
+        lines.append(f"  (this CPU: {mine}; another class than the published run, so ratios that depend on "
+                     "bfloat16/float16 or int8 instructions can differ a lot)")
+    if env.get("mode") != _mode(folder):
+        lines.append(f"  this run is {env.get('mode')!s} mode and the site published a {_mode(folder)} run "
+                     "(other sizes): run without --quick to compare ratios")
+        return lines
     for name, result in results.items():
         if name == "environment":
             continue

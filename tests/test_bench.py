@@ -178,3 +178,32 @@ def test_onnx_runtime_int8_is_smaller_and_accurate(quick):
     for r in rows:
         assert r["size_ratio"] >= 3.9, r
         assert r["error"] < 0.03, r
+
+
+@pytest.mark.parametrize("folder", ["cpu", "cpu-avx2"])
+def test_published_rows_have_unique_labels(folder):
+    """``--device cpu`` finds a reader's row in the published results by its label: every published
+    ratio must have a label of its own (the summary's case cells), none empty."""
+    import json
+
+    from benchmarks.published import RESULTS, row_label
+
+    for path in sorted((RESULTS / folder).glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if "rows" not in data:
+            continue
+        labels = [row_label(row, data["columns"]) for row in data["rows"] if "ratio" in row]
+        assert all(labels), f"{path.name}: an empty label in {labels}"
+        assert len(labels) == len(set(labels)), f"{path.name}: labels repeat: {labels}"
+
+
+def test_a_quick_run_is_not_compared_with_a_full_one(quick):
+    """The site publishes full runs; a --quick run uses other sizes, so its lines say so instead of
+    comparing ratios of different sizes."""
+    from benchmarks.published import beside_published
+
+    out, results = quick
+    env = _load(out, "environment")["environment"]
+    lines = beside_published(results, env)
+    assert any("quick mode" in line and "run without --quick" in line for line in lines), lines
+    assert not any("(published:" in line for line in lines), lines

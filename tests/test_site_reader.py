@@ -47,8 +47,14 @@ def test_the_package_and_its_source_are_offered(built_site, lang):
     wheel = built_site / lang / "downloads" / f"reference_impl-{version}-py3-none-any.whl"
     source = built_site / lang / "downloads" / f"pytorch-precision-guide-{version}-src.tar.gz"
     assert wheel.is_file() and source.is_file(), sorted(p.name for p in (built_site / lang / "downloads").iterdir())
-    top = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    members = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in members}
     assert {"reference_impl", "benchmarks"} <= top, top
+    # the benchmark's data travel with it: the peaks --device cuda divides by, the published results
+    # --device cpu prints beside a reader's own (pyproject.toml's package-data)
+    assert "benchmarks/gpu_peaks.toml" in members, "the wheel lacks benchmarks/gpu_peaks.toml"
+    assert {"benchmarks/results/cpu/matmul.json", "benchmarks/results/cpu-avx2/matmul.json"} <= set(members)
+    assert (built_site / lang / "downloads" / "constraints.txt").read_bytes() == (REPO / "constraints.txt").read_bytes()
     with tarfile.open(source) as tar:
         names = tar.getnames()
     prefix = f"pytorch-precision-guide-{version}/"
@@ -63,6 +69,7 @@ def test_the_package_and_its_source_are_offered(built_site, lang):
     assert "{{" not in text
     hrefs = [a["href"] for a in install.select("article a[href]")]
     assert f"../../downloads/{wheel.name}" in hrefs and f"../../downloads/{source.name}" in hrefs
+    assert "../../downloads/constraints.txt" in hrefs
 
 
 def _code_needs_package(article) -> bool:

@@ -154,10 +154,12 @@ def on_files(files, config, **kwargs):
     wheel = build_wheel(_package_files(all_files))
     version = wheel.name.split("-")[1]
     source = build_source_archive(all_files, version)
-    for path in (wheel, source):
+    # constraints.txt: the versions the examples were tested with, for readers who want exactly those
+    for path in (wheel, source, REPO / "constraints.txt"):
         files.append(File.generated(config, f"{DOWNLOADS}/{path.name}", abs_src_path=str(path)))
     _published[config["site_dir"]] = {
         "wheel": wheel.name, "source": source.name, "version": version, "torch": _torch_pin(),
+        "constraints": "constraints.txt",
     }
     return files
 
