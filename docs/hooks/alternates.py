@@ -102,7 +102,8 @@ def alternates(config, page_url: str | None) -> list[dict[str, str]]:
         {
             "lang": alt["lang"],
             "name": alt["name"],
-            "link": head_href(config, alt["lang"], path),
+            # The offline edition's 404 page is never shown (no server): root-relative like the rest of it.
+            "link": f"/{alt['lang']}/{path}" if page_url is None and is_offline(config) else head_href(config, alt["lang"], path),
             "switch": switch_href(config, alt["lang"], page_url),
         }
         for alt in _languages[config["site_dir"]]
