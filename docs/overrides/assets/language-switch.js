@@ -10,7 +10,8 @@
 //    in its DOMContentLoaded listener, registered by its bundle before this script runs; so
 //    the links are out of its sight until then and back right after, in the same task:
 //    the document keeps them. (Material's selector change is discussed upstream:
-//    squidfunk/mkdocs-material#6582.)
+//    squidfunk/mkdocs-material#6582.) Material's `navigation.instant` would undo this: it
+//    runs the same lookup for every page it loads itself.
 // 2. The reader stays in the same section: the link takes the current #fragment along
 //    (both languages have the same heading ids; tests/test_parity.py enforces it).
 (function () {
