@@ -112,8 +112,14 @@ s = s.replace("extra_javascript:\\n", "extra_javascript:\\n  - https://cdn.jsdel
 open(p, "w").write(s)
 PY""",
              ["tests/test_site.py", "-k", "loads_cleanly and ja/storage"], r"loads_cleanly"),
-    Mutation("language switch script emptied", ": > docs/overrides/assets/language-switch.js",
+    Mutation("language switch script emptied (Material then asks for a sitemap.xml next to each page's alternates)",
+             ": > docs/overrides/assets/language-switch.js",
              ["tests/test_site.py", "-k", "language_switch"], r"language_switch"),
+    # -- findable from outside (tests/test_site_findable.py) --
+    Mutation("alternates hook off: language links to the home pages again", "sed -i '/docs\\/hooks\\/alternates.py/d' mkdocs.yml",
+             ["tests/test_site_findable.py", "-k", "alternates"], r"alternates"),
+    Mutation("descriptions hook off: every page has the site's description", "sed -i '/docs\\/hooks\\/descriptions.py/d' mkdocs.yml",
+             ["tests/test_site_findable.py", "-k", "description"], r"description"),
     Mutation("page wider than a phone (every-page sweep)",
              r"""printf '\n<div style="width: 1200px">too wide on purpose</div>\n' | tee -a docs/ja/guide/tensors.md >> docs/en/guide/tensors.md""",
              ["tests/test_site_a11y.py", "-k", "every_page and en"], r"every_page"),

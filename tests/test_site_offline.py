@@ -42,6 +42,14 @@ def test_offline_edition_has_no_broken_link(offline_site):
     assert not folder_links, f"links to folders do not open from the file system: {folder_links[:10]}"
 
 
+def test_offline_edition_says_what_it_is(offline_site):
+    """The home page offers the offline edition on the site; in the offline edition, it says
+    that this is it (docs/hooks/offline_edition.py) instead of linking a file it does not hold."""
+    for lang, text in (("ja", "いま読んでいるのがオフライン版です。"), ("en", "You are reading the offline edition.")):
+        home = (offline_site / lang / "index.html").read_text(encoding="utf-8")
+        assert text in home and "offline.zip" not in home, lang
+
+
 def test_offline_edition_reads_and_searches_from_files(browser, offline_site):
     context = browser.new_context()
     page = context.new_page()

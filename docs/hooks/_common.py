@@ -6,6 +6,7 @@ module runs its imports, so the hooks import this module as ``_common``.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -24,6 +25,20 @@ import docs_tools  # noqa: E402,F401
 def lang(config) -> str:
     """The build's language: ``ja`` (mkdocs.yml) or ``en`` (mkdocs.en.yml)."""
     return config["theme"]["language"]
+
+
+def deployment_root() -> str | None:
+    """``SITE_URL`` from the environment (the address of both languages' parent), ending in
+    ``/``; None where it is not set (a local build, the tests)."""
+    url = os.environ.get("SITE_URL", "").strip()
+    if not url:
+        return None
+    return url if url.endswith("/") else url + "/"
+
+
+def is_offline(config) -> bool:
+    """Whether this build is the offline edition (Material's offline plugin; read from files)."""
+    return "material/offline" in config["plugins"] or "offline" in config["plugins"]
 
 
 def label(table: dict[str, str], config, **values) -> str:

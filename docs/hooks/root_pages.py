@@ -8,7 +8,9 @@ build per language"), so the root has no site of its own. After the Japanese
   both languages for readers without it);
 * ``llms.txt``, which points tools that read documentation to both languages'
   ``llms.txt`` (see llms_txt.py);
-* ``404.html``, a copy of the Japanese one.
+* ``404.html``, a copy of the Japanese one;
+* with ``SITE_URL`` set (a deployment, alternates.py), ``sitemap.xml``: a sitemap index
+  that names both languages' ``sitemap.xml``, for search engines that look at the root.
 
 Without ``site_url`` MkDocs renders ``404.html`` with asset paths relative to the
 server root (``/assets/...``), which do not exist: the 404 page gets ``/<lang>/`` as
@@ -18,8 +20,9 @@ its base instead, so it is styled wherever it is served from.
 from __future__ import annotations
 
 from pathlib import Path
+from xml.sax.saxutils import escape
 
-from _common import lang
+from _common import deployment_root, is_offline, lang
 from mkdocs.utils import normalize_url
 
 ROOT_PAGE = """<!doctype html>
@@ -41,6 +44,11 @@ ROOT_PAGE = """<!doctype html>
 OFFLINE_ROOT_PAGE = ROOT_PAGE.replace('"ja/"', '"ja/index.html"').replace("=ja/", "=ja/index.html").replace(
     '"en/"', '"en/index.html"'
 )
+
+SITEMAP_INDEX = """<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+{entries}</sitemapindex>
+"""
 
 ROOT_LLMS_TXT = """# PyTorch 精度と量子化ガイド / PyTorch Precision & Quantization Guide
 
@@ -71,15 +79,8 @@ def on_post_build(config, **kwargs):
     (root / "index.html").write_text(ROOT_PAGE if config["use_directory_urls"] else OFFLINE_ROOT_PAGE, encoding="utf-8")
     (root / "llms.txt").write_text(ROOT_LLMS_TXT, encoding="utf-8")
     (root / "404.html").write_bytes((site_dir / "404.html").read_bytes())
+    url = deployment_root()
+    if url and not is_offline(config):
+        entries = "".join(f"  <sitemap><loc>{escape(url + code)}/sitemap.xml</loc></sitemap>\n" for code in ("ja", "en"))
+        (root / "sitemap.xml").write_text(SITEMAP_INDEX.format(entries=entries), encoding="utf-8")
 
-
-def on_config(config, **kwargs):
-    # SITE_URL names the root of the deployment; each language lives under it at /<lang>/.
-    url = config.get("site_url")
-    if url:
-        suffix = f"{lang(config)}/"
-        if not url.endswith("/"):
-            url += "/"
-        if not url.endswith("/" + suffix):
-            config["site_url"] = url + suffix
-    return config

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import shutil
 import subprocess
 import sys
@@ -30,13 +31,21 @@ CHROMIUM_ARGS = [
 ]
 
 
-def mkdocs_build(config, out) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict -f config -d out``, as the site tests run it (output captured)."""
+# What a deployment sets (README "Deployment"); the tests' builds have neither unless they ask.
+DEPLOYMENT_ENV = ("SITE_URL", "OFFLINE_EDITION")
+
+
+def mkdocs_build(config, out, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict -f config -d out``, as the site tests run it (output captured):
+    without the caller's ``SITE_URL`` and ``OFFLINE_EDITION``, with ``env`` added."""
+    base = {k: v for k, v in os.environ.items() if k not in DEPLOYMENT_ENV}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
         cwd=REPO,
         capture_output=True,
         text=True,
+        env={**base, **(env or {})},
+        check=False,
     )
 
 

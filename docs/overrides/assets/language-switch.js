@@ -1,38 +1,37 @@
-// Keep the reader on the same page when switching language.
+// The language links, on top of what the build writes (docs/hooks/alternates.py).
 //
-// Each language is its own MkDocs site (/ja/, /en/) with the same page paths
-// (tests/test_parity.py enforces that), so the matching page in the other
-// language is: <other language root> + <path of this page below its root>.
-// Material publishes this site's root as `base` in the #__config JSON.
+// The build already points the header's language links at the same page in the other
+// language, and writes <link rel="alternate" hreflang> to the same page in each language
+// into the head (for search engines). This script does two things more:
+//
+// 1. Material's script requests a sitemap.xml next to every <link rel="alternate"> when
+//    the page has loaded (it expects them to point at the language roots, not at pages), so
+//    every page view would ask for two or three files that do not exist. Material does that
+//    in its DOMContentLoaded listener, registered by its bundle before this script runs; so
+//    the links are out of its sight until then and back right after, in the same task:
+//    the document keeps them. (Material's selector change is discussed upstream:
+//    squidfunk/mkdocs-material#6582.) Material's `navigation.instant` would undo this: it
+//    runs the same lookup for every page it loads itself.
+// 2. The reader stays in the same section: the link takes the current #fragment along
+//    (both languages have the same heading ids; tests/test_parity.py enforces it).
 (function () {
   "use strict";
-  function rewriteLanguageLinks() {
-    var configElement = document.getElementById("__config");
-    if (!configElement) return;
-    var config = JSON.parse(configElement.textContent);
-    var siteRoot = new URL(config.base.replace(/\/?$/, "/"), location.href);
-    if (location.href.indexOf(siteRoot.href) !== 0) return;
-    var pagePath = location.href.slice(siteRoot.href.length);
-    document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
-      if (!link.dataset.languageRoot) link.dataset.languageRoot = link.href;
-      link.href = new URL(pagePath, link.dataset.languageRoot).href;
-    });
+  var SELECTOR = 'link[rel="alternate"][hreflang]';
+  if (document.readyState === "loading") {
+    var hidden = Array.prototype.slice.call(document.querySelectorAll(SELECTOR));
+    hidden.forEach(function (link) { link.removeAttribute("rel"); });
+    document.addEventListener("DOMContentLoaded", function () {
+      hidden.forEach(function (link) { link.setAttribute("rel", "alternate"); });
+    }, { once: true });
   }
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(rewriteLanguageLinks);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", rewriteLanguageLinks);
-  } else {
-    rewriteLanguageLinks();
-  }
-  window.addEventListener("hashchange", rewriteLanguageLinks);
-  // Material's own handler (on document.body) resolves the target through the
-  // other language's sitemap.xml, which lists only that site's pages, so it
-  // would send the reader to the other language's home page. Follow our href.
+
   document.addEventListener("click", function (event) {
     var link = event.target instanceof Element && event.target.closest("a.md-select__link[hreflang]");
     if (!link) return;
-    rewriteLanguageLinks();
+    var target = new URL(link.getAttribute("href"), location.href);
+    target.hash = location.hash;
+    link.href = target.href;
+    // Follow this link: Material's own handler would look the page up in sitemaps it has not loaded.
     event.stopPropagation();
   }, true);
 })();

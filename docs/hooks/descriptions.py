@@ -1,0 +1,169 @@
+"""A ``<meta name="description">`` of its own for every page (hook; every build).
+
+Search engines show it under the page's title; one text for all pages (the site's
+``site_description``, Material's default) tells them nothing. A page's description is its
+front matter ``description:`` where it has one, otherwise taken from the rendered page:
+
+* the text of the "What:" / 「何か:」 bullet (or paragraph) that opens a topic page, or else
+* the first paragraph of running text (not an admonition, a table, a figure, a tab, code,
+  an output or a download link; notebook pages: the first markdown cell's; API reference
+  pages: the module docstring's first paragraph),
+
+as plain text with white space collapsed, cut after the last whole sentence that fits in
+160 characters (English) or 120 (Japanese), or at a word (English) or 、 (Japanese) with "…"
+when the first sentence alone is longer. It goes into ``page.meta["description"]``, which
+Material prints. Two pages of one language with the same description fail the build: give
+one of them a ``description:`` in its front matter. Checked by tests/test_site_findable.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+from _common import lang, soup
+from mkdocs.exceptions import PluginError
+
+LIMITS = {"ja": 120, "en": 160}
+MIN_LENGTH = {"ja": 15, "en": 40}  # shorter paragraphs are captions, labels or "see below"
+WHAT_LABELS = {"What:", "何か:", "何か："}
+# Not running text: left out before looking for the first paragraph.
+SKIP = (
+    "div.admonition, details, figure, table, div.tabbed-set, div.highlight, pre, "
+    "h1, h2, h3, h4, h5, h6, sup, script, style, .headerlink, .jp-CodeCell, .jp-OutputArea, "
+    ".doc-signature, .doc-heading, .arithmatex"
+)
+DOWNLOAD_LINKS = "a.snippet-download, a.notebook-download, a[download]"
+SENTENCE_END = {"ja": re.compile(r"。」?|[!?！？]"), "en": re.compile(r"[.!?](?=\s|$)")}
+NOT_SENTENCE_END = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx)\.$", re.IGNORECASE)
+
+READ_FIRST = (12_000, 60_000)  # characters of a page's HTML read before all of it
+CUT = "description-read-up-to-here"
+
+_descriptions: dict[str, dict[str, str]] = {}  # site_dir -> page src_uri -> description
+
+
+def plain(element) -> str:
+    return " ".join(element.get_text().split())
+
+
+def _first_child(element):
+    return next((c for c in element.children if not (isinstance(c, str) and not c.strip())), None)
+
+
+def _what(element) -> str | None:
+    """The text of a "What:" bullet or paragraph after its label; None for any other."""
+    first = _first_child(element)
+    if getattr(first, "name", None) == "p":  # a loose list: <li><p><strong>
+        first = _first_child(first)
+    if getattr(first, "name", None) != "strong" or plain(first) not in WHAT_LABELS:
+        return None
+    starts_with_code = getattr(first.find_next_sibling(), "name", None) == "code" and not (
+        first.next_sibling and str(first.next_sibling).strip()
+    )
+    first.decompose()
+    text = plain(element)
+    if text and not starts_with_code and text[0].isascii() and text[0].islower():
+        text = text[0].upper() + text[1:]
+    return text
+
+
+def _first_prose(tree, language: str, truncated: bool) -> str | None:
+    """The page's opening text in ``tree``; None where ``tree`` (``truncated``: the first part
+    of a page, ending in the CUT marker) ends before a whole one."""
+    for element in tree.select(SKIP):
+        element.decompose()
+    fallback = ""
+    for element in tree.find_all(["p", "li"]):
+        if element.get("id") == CUT or element.find(id=CUT) is not None:
+            return None  # this element goes on past the part that was read
+        if element.name == "li" or element.find_parent("li") is None:
+            text = _what(element)
+            if text:
+                return text
+        if element.name == "li" or element.find_parent("li") is not None or element.select_one(DOWNLOAD_LINKS):
+            continue
+        text = plain(element)
+        if len(text) >= MIN_LENGTH[language]:
+            return text
+        fallback = fallback or text
+    return None if truncated else fallback
+
+
+def first_prose(html_content: str, language: str) -> str:
+    """The text a page opens with: its "What:" bullet or its first paragraph of running text.
+
+    Parsing a whole page costs tens of milliseconds (an API page is 300 KB) and the text
+    is near the top: the first few kilobytes are read first, with a marker where they end,
+    and more only when no whole paragraph came before the marker.
+    """
+    for size in READ_FIRST:
+        if len(html_content) > size:
+            text = _first_prose(soup(html_content[:size] + f'<hr id="{CUT}">'), language, truncated=True)
+            if text is not None:
+                return text
+    return _first_prose(soup(html_content), language, truncated=False) or ""
+
+
+def shorten(text: str, language: str) -> str:
+    """``text`` cut to the language's limit: at a sentence end, else at a word (or 、) with "…"."""
+    limit = LIMITS[language]
+    text = text.strip()
+    if text.endswith((":", "：")):  # a paragraph that introduces a list, table or code
+        text = text[:-1].rstrip() + ("。" if language == "ja" else ".")
+    if len(text) <= limit:
+        return text
+    ends = [
+        m.end()
+        for m in SENTENCE_END[language].finditer(text)
+        if m.end() <= limit and not NOT_SENTENCE_END.search(text[: m.end()])
+    ]
+    if ends:
+        return text[: ends[-1]].strip()
+    head = text[: limit - 1]
+    if language == "ja":
+        cut = max(head.rfind("、"), head.rfind(" "))
+    else:
+        cut = head.rfind(" ")
+    if cut > limit // 2:
+        head = head[:cut]
+    return head.rstrip(" ,;:、") + "…"
+
+
+def description(html_content: str, language: str) -> str:
+    return shorten(first_prose(html_content, language), language)
+
+
+def on_pre_build(config, **kwargs):
+    _descriptions[config["site_dir"]] = {}
+
+
+def on_page_content(html_content, page, config, files, **kwargs):
+    language = lang(config)
+    given = page.meta.get("description")
+    if given:
+        text = " ".join(str(given).split())
+        if len(text) > LIMITS[language]:
+            raise PluginError(
+                f"{page.file.src_uri}: the front matter description has {len(text)} characters"
+                f" (at most {LIMITS[language]} in this language)"
+            )
+    else:
+        text = description(html_content, language)
+        if not text:
+            raise PluginError(f"{page.file.src_uri}: no paragraph to describe the page: add `description:` to its front matter")
+    page.meta["description"] = text
+    _descriptions[config["site_dir"]][page.file.src_uri] = text
+    return html_content
+
+
+def on_env(env, config, files, **kwargs):
+    by_text: dict[str, list[str]] = {}
+    for src, text in _descriptions.get(config["site_dir"], {}).items():
+        by_text.setdefault(text, []).append(src)
+    same = [pages for pages in by_text.values() if len(pages) > 1]
+    if same:
+        raise PluginError(
+            "pages with the same description (give each a `description:` in its front matter): "
+            + "; ".join(", ".join(pages) for pages in same)
+        )
+    return env
