@@ -4,7 +4,7 @@ Search engines show it under the page's title; one text for all pages (the site'
 ``site_description``, Material's default) tells them nothing. A page's description is its
 front matter ``description:`` where it has one, otherwise taken from the rendered page:
 
-* the text of the "What:" / 「何か:」 bullet (or paragraph) that opens a topic page, or else
+* the text of the "What:" / 「概要:」 bullet (or paragraph) that opens a topic page, or else
 * the first paragraph of running text (not an admonition, a table, a figure, a tab, code,
   an output or a download link; notebook pages: the first markdown cell's; API reference
   pages: the module docstring's first paragraph),
@@ -25,7 +25,7 @@ from mkdocs.exceptions import PluginError
 
 LIMITS = {"ja": 120, "en": 160}
 MIN_LENGTH = {"ja": 15, "en": 40}  # shorter paragraphs are captions, labels or "see below"
-WHAT_LABELS = {"What:", "何か:", "何か："}
+WHAT_LABELS = {"What:", "概要:", "概要："}  # the label of STYLE.ja.md
 # Not running text: left out before looking for the first paragraph.
 SKIP = (
     "div.admonition, details, figure, table, div.tabbed-set, div.highlight, pre, "

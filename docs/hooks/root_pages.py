@@ -8,7 +8,7 @@ build per language"), so the root has no site of its own. After the Japanese
   both languages for readers without it);
 * ``llms.txt``, which points tools that read documentation to both languages'
   ``llms.txt`` (see llms_txt.py);
-* ``404.html``, a copy of the Japanese one;
+* ``404.html``, a copy of the Japanese one (not in the offline edition: no server shows it);
 * with ``SITE_URL`` set (a deployment, alternates.py), ``sitemap.xml``: a sitemap index
   that names both languages' ``sitemap.xml``, for search engines that look at the root.
 
@@ -78,7 +78,8 @@ def on_post_build(config, **kwargs):
     root = site_dir.parent
     (root / "index.html").write_text(ROOT_PAGE if config["use_directory_urls"] else OFFLINE_ROOT_PAGE, encoding="utf-8")
     (root / "llms.txt").write_text(ROOT_LLMS_TXT, encoding="utf-8")
-    (root / "404.html").write_bytes((site_dir / "404.html").read_bytes())
+    if not is_offline(config):  # files opened from a disk have no server to show a 404 page
+        (root / "404.html").write_bytes((site_dir / "404.html").read_bytes())
     url = deployment_root()
     if url and not is_offline(config):
         entries = "".join(f"  <sitemap><loc>{escape(url + code)}/sitemap.xml</loc></sitemap>\n" for code in ("ja", "en"))
