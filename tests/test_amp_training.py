@@ -129,8 +129,10 @@ def _fake_gpu(monkeypatch, capability):
     monkeypatch.setattr(torch.version, "hip", None)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device=None: capability)
-    # What torch.cuda.is_bf16_supported() says on such a GPU by default (emulation counts).
-    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda including_emulation=True: True)
+    # What torch.cuda.is_bf16_supported() says on such a GPU: by default emulation counts; with
+    # including_emulation=False only compute capability 8.0 or newer (torch/cuda/__init__.py).
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported",
+                        lambda including_emulation=True: including_emulation or capability[0] >= 8)
 
 
 @pytest.mark.parametrize(

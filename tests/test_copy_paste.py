@@ -54,6 +54,9 @@ from tests.support.copy_paste import (
 )
 from tests.support.docs_model import DOCS, LANGS, page_files
 
+# A site test: it needs the built site and the reader virtualenv (.ci/gpu leaves it out with -m "not site").
+pytestmark = [pytest.mark.site]
+
 SKIPPED_PROPERTY = "copy_paste_skipped"  # read by pytest_terminal_summary in tests/conftest.py
 
 

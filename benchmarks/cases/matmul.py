@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 import torch
 
+from benchmarks.cases.gpu_matmul import check_engaged
 from benchmarks.catalog import Msg
 from benchmarks.config import BenchConfig, relative_l2
 from benchmarks.report import CaseResult, Column, comparison_cells, timed_columns
@@ -20,13 +21,19 @@ __all__ = ["run"]
 
 
 @contextmanager
-def _tf32():
-    previous = torch.get_float32_matmul_precision()
-    torch.set_float32_matmul_precision("high")
+def _fp32_precision(precision: str):
+    """float32 matmuls at full precision ("ieee") or with TF32 ("tf32", CUDA only), on both the
+    CUDA and the oneDNN (CPU) backend, with the ``fp32_precision`` API (not the legacy
+    ``set_float32_matmul_precision``, which raises once the new API has been used)."""
+    backends = [torch.backends.cuda.matmul, torch.backends.mkldnn.matmul]
+    previous = [b.fp32_precision for b in backends]
+    backends[0].fp32_precision = precision
+    backends[1].fp32_precision = "ieee"  # oneDNN's reduced float32 modes are not TF32: keep the CPU exact
     try:
         yield
     finally:
-        torch.set_float32_matmul_precision(previous)
+        for backend, value in zip(backends, previous):
+            backend.fp32_precision = value
 
 
 def run(cfg: BenchConfig) -> CaseResult:
@@ -60,10 +67,8 @@ def run(cfg: BenchConfig) -> CaseResult:
         ],
     )
     a32, b32 = a64.float(), b64.float()
-    # Full-precision float32: on CUDA, make sure TF32 is off for the baseline.
-    previous = torch.get_float32_matmul_precision()
-    torch.set_float32_matmul_precision("highest")
-    try:
+    # Full-precision float32 for the baseline (TF32 off on CUDA), TF32 only inside its own variant.
+    with _fp32_precision("ieee"):
 
         def fp32():
             return a32 @ b32
@@ -75,15 +80,17 @@ def run(cfg: BenchConfig) -> CaseResult:
         if cfg.device == "cuda":
 
             def tf32():
-                with _tf32():
+                with _fp32_precision("tf32"):
                     return a32 @ b32
 
             variants = {"tf32": tf32, **variants}
-        errors = {name: relative_l2(fn(), ref) for name, fn in variants.items()}
+        outputs = {name: fn() for name, fn in variants.items()}
+        errors = {name: relative_l2(out, ref) for name, out in outputs.items()}
         errors["float32"] = relative_l2(fp32(), ref)
+        # Each variant really ran in its format: the output dtype, and TF32's error well above float32's.
+        for name, out in outputs.items():
+            check_engaged(name, out, errors[name], errors["float32"], stand_in=cfg.device != "cuda")
         comparisons = cfg.compare(("float32", fp32), variants)
-    finally:
-        torch.set_float32_matmul_precision(previous)
     first = next(iter(comparisons.values()))
     result.rows.append(
         {

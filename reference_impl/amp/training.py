@@ -63,10 +63,10 @@ class AmpPolicy:
 def has_native_bfloat16(device: str | torch.device | int | None = None) -> bool:
     """Whether a CUDA GPU computes in bfloat16 natively (compute capability 8.0, Ampere, or newer).
 
-    ``torch.cuda.is_bf16_supported()`` is not this test: by default it also returns True on
-    older GPUs (V100, T4) where bfloat16 works only by emulation, which is correct but slow.
-    This helper asks the compute capability instead (ROCm GPUs count as native, as PyTorch
-    assumes). On a machine without CUDA it returns False.
+    PyTorch's own answer, ``torch.cuda.is_bf16_supported(including_emulation=False)``, asked of
+    ``device``. Without the argument, ``is_bf16_supported()`` also returns True on older GPUs
+    (V100, T4) where bfloat16 works only by emulation, which is correct but slow. ROCm GPUs
+    count as native, as PyTorch assumes. On a machine without CUDA it returns False.
 
     Args:
         device: A CUDA device (``"cuda:1"``, ``torch.device``, an index) or None for the
@@ -76,17 +76,16 @@ def has_native_bfloat16(device: str | torch.device | int | None = None) -> bool:
         True when the device's compute capability is 8.0 or higher (or the build is ROCm).
 
     Examples:
-        >>> has_native_bfloat16() == (
-        ...     torch.cuda.is_available() and torch.cuda.get_device_capability()[0] >= 8
-        ... )
+        >>> has_native_bfloat16() == torch.cuda.is_bf16_supported(including_emulation=False)
         True
     """
-    if torch.version.hip:
-        return torch.cuda.is_available()
-    if not torch.cuda.is_available():
+    if not torch.version.hip and not torch.cuda.is_available():
         return False
-    major, _minor = torch.cuda.get_device_capability(device)
-    return major >= 8
+    index = device if isinstance(device, int) else None if device is None else torch.device(device).index
+    if index is None:  # the current device ("cuda" names no particular one)
+        return torch.cuda.is_bf16_supported(including_emulation=False)
+    with torch.cuda.device(index):
+        return torch.cuda.is_bf16_supported(including_emulation=False)
 
 
 def _supported_dtypes(device_type: str) -> tuple[torch.dtype, ...]:

@@ -14,7 +14,7 @@ if torch.cuda.is_available():
         print(f"  cuda:{i}", torch.cuda.get_device_name(i), "capability", torch.cuda.get_device_capability(i))
     # Native bfloat16 needs compute capability 8.0 (Ampere) or newer. is_bf16_supported() alone
     # also says True on older GPUs (V100, T4), where bfloat16 only runs by slow emulation.
-    print("bf16 on GPU, native", torch.cuda.get_device_capability()[0] >= 8)
+    print("bf16 on GPU, native", torch.cuda.is_bf16_supported(including_emulation=False))
     print("bf16 on GPU, incl. emulation", torch.cuda.is_bf16_supported())
     x = torch.randn(256, 256, device="cuda")
     print("GPU matmul ok", bool(torch.isfinite(x @ x).all()))
