@@ -34,7 +34,7 @@ ALLOWED_WORDS = frozenset(
     {"dtype", "torch", "torchao", "autocast", "eager", "cpu", "cuda", "mkl", "openblas", "Linear",
      "Python", "Release", "Debug", "Intel", "Xeon", "Processor", "inf", "nan", "pickle", "tf", "onnxruntime",
      "logits", "high", "highest", "True", "nvidia-smi", "amax", "Runtime", "Compute", "Capability", "ieee", "scaled_mm", "scaling",
-     "dry-run"}
+     "dry-run", "Inductor", "quantizer", "freezing", "addmm"}
 )
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
@@ -135,6 +135,12 @@ _VERDICTS = {
     "spread.too_noisy": Text("{spread:.2f} (too noisy to publish)", "{spread:.2f}(ばらつきが大きすぎて公表不可)"),
     "spread.single_pass": Text("single pass, no rounds", "1 回だけ(ラウンドなし)"),
     "value.times": Text("{ratio:.2f}x", "{ratio:.2f} 倍"),
+    "mode.compile_freezing_off": Text("torch.compile, freezing off", "torch.compile(freezing なし)"),
+    "mode.compile_freezing_on": Text("torch.compile, freezing on", "torch.compile(freezing あり)"),
+    "value.pt2e_addmm": Text("float32 addmm (quantize/dequantize kept)", "float32 の addmm(量子化と逆量子化は残る)"),
+    "value.reference_decomposed": Text(
+        "float32 linear between quantize/dequantize ops", "量子化と逆量子化の演算に挟まれた float32 の線形層"
+    ),
     "details.full_table": Text("Full table ({n} columns)", "全 {n} 列の詳しい表"),
     "summary.versus": Text("{variant} vs {baseline}", "{variant} 対 {baseline}"),
 }
@@ -178,6 +184,7 @@ _COLUMNS = {
     "col.share_of_limit": Text("share of the limit", "上限に対する割合"),
     "col.torchao_config": Text("torchao config", "torchao の設定"),
     "col.mode": Text("mode", "モード"),
+    "col.int8_kernel": Text("int8 model's matmul", "int8 モデルの行列積"),
     "col.weight_type": Text("weight type", "重みの型"),
     "col.size": Text("size n (n x n @ n x n)", "サイズ n(n×n @ n×n)"),
     "col.events_ms": Text("CUDA events ms", "CUDA イベント ms"),
@@ -370,6 +377,16 @@ _NOTES = {
     "note.torchao_missing": Text(
         "Not measured: torchao is not installed ({error}).",
         "計測していません。torchao がインストールされていません({error})。",
+    ),
+    "note.pt2e_cpu_only": Text(
+        "Not measured: PT2E's x86 quantizer and its Inductor lowering are for CPUs.",
+        "計測していません。PT2E の x86 quantizer と Inductor によるローワリングは CPU 向けです。",
+    ),
+    "note.pt2e_same_mode": Text(
+        "Each row compares against float32 run the same way (eager, or compiled with the same freezing setting); "
+        "the kernel column is read from Inductor's generated code.",
+        "どの行も、同じ方法で実行した float32 と比べています(eager か、freezing の設定が同じコンパイル)。"
+        "行列積の列は、Inductor が生成したコードから読み取りました。",
     ),
     "note.quick_no_compile": Text(
         "Quick run: torch.compile variants not measured (compiling takes minutes on a small CPU).",

@@ -81,17 +81,17 @@ def beside_published(results: Mapping[str, Any], env: Mapping[str, Any]) -> list
     """
     folder = published_folder(str(env.get("torch_cpu_capability", "")))
     published_env = folder / "environment.json"
-    isa = "?"
+    isa = published_class = "?"
     if published_env.exists():
         stamp = json.loads(published_env.read_text(encoding="utf-8"))["environment"]
-        isa = stamp.get("isa_class", "?")
+        isa = published_class = stamp.get("isa_class", "?")
         limit = stamp.get("isa_limit")
         if isinstance(limit, str) and limit:  # an older CPU's kernels chosen on a newer one
             isa = f"{stamp.get('torch_cpu_capability', '?')} kernels ({limit}) on {isa}"
     lines = [f"\nThis run beside the site's published ratios ({folder.name}: measured on {isa}); "
              "> 1 means faster than the baseline:"]
     mine = env.get("isa_class")
-    if isinstance(mine, str) and mine and mine not in isa:
+    if isinstance(mine, str) and mine and mine != published_class:
         lines.append(f"  (this CPU: {mine}; another class than the published run, so ratios that depend on "
                      "bfloat16/float16 or int8 instructions can differ a lot)")
     if env.get("mode") != _mode(folder):

@@ -117,3 +117,17 @@ def test_every_figure_in_the_findings_is_the_committed_result(lang):
     checked = {number for number, _ in stated}
     unchecked = [n for n in re.findall(r"\d+\.\d+", section) if n not in checked]
     assert not unchecked, f"docs/{lang}/benchmarks/index.md#findings: numbers no test checks: {unchecked}"
+
+
+def test_pt2e_is_faster_only_when_lowered():
+    # benchmarks/index.md#pt2e and quantization/static.md#pt2e-lowering (both languages): the converted
+    # graph run eagerly, or compiled without freezing, is not faster than float32 run the same way;
+    # compiled with freezing (lowered to qlinear) it is.
+    r = ratios("cpu/pt2e")
+    assert r["PT2E int8 (eager)"] < 1, r
+    assert r["PT2E int8 (torch.compile, freezing off)"] < 1.05, r
+    assert r["PT2E int8 (torch.compile, freezing on)"] > 1.5, r
+    data = json.loads((RESULTS / "cpu" / "pt2e.json").read_text())
+    kernels = [row["kernel"] for row in data["rows"]]  # eager, freezing off, freezing on
+    assert kernels[2] == "onednn.qlinear_pointwise", kernels
+    assert kernels[1] == {"msg": "value.pt2e_addmm", "args": {}}, kernels

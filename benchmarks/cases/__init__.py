@@ -22,6 +22,7 @@ CASES: dict[str, str] = {
     "matmul": "matmul",
     "dynamic_int8": "dynamic_int8",
     "torchao": "torchao_int8",
+    "pt2e": "pt2e",
     "amp_step": "amp_step",
     "reference": "reference",
     "profiler_overhead": "profiler_overhead",
