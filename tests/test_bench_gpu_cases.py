@@ -194,3 +194,38 @@ def test_the_stamp_names_torchs_device_by_uuid_not_the_first_gpu():
                      "memory": "2619 MHz"}
     assert fake.shut
     assert nvml_facts("cccc", nvml=_FakeNvml()) is None  # no such device: unknown, not the first GPU's facts
+
+
+def test_peak_patterns_leave_variants_with_other_peaks_out():
+    """A card whose data sheet differs from the listed one (H100 NVL, a laptop RTX 4090, the 4090 D,
+    a PCIe V100) gets no percentage rather than a wrong one."""
+    from benchmarks.peaks import find_gpu
+
+    for name in ("NVIDIA H100 NVL", "NVIDIA H200 NVL", "NVIDIA GeForce RTX 4090 Laptop GPU",
+                 "NVIDIA GeForce RTX 4090 D", "Tesla V100-PCIE-16GB"):
+        assert find_gpu(name) is None, name
+    assert find_gpu("NVIDIA H100 80GB HBM3").name == "H100 SXM"
+    assert find_gpu("NVIDIA H100 PCIe").name == "H100 PCIe"
+    assert find_gpu("Tesla V100-SXM2-32GB").name == "Tesla V100 SXM2"
+
+
+def test_timers_that_disagree_refuse_the_figure():
+    from benchmarks.cases.gpu_matmul import check_timers
+    from reference_impl.errors import VariantNotEngagedError
+
+    assert check_timers("float16", 2.0, 2.0) == 1.0
+    for event_ms, loop_ms in ((1.0, 2.5), (2.5, 1.0)):
+        with pytest.raises(VariantNotEngagedError, match="disagree"):
+            check_timers("float16", event_ms, loop_ms)
+
+
+@pytest.mark.skipif(torch.__version__.split("+")[0] != "2.13.0", reason="states what torch 2.13's Inductor does")
+def test_inductor_in_2_13_still_reads_the_legacy_tf32_getter():
+    """gpu/tf32.md (both languages): "Inductor in 2.13 still calls the legacy getter", so mixing the
+    old and new TF32 switches can raise inside torch.compile."""
+    import inspect
+
+    from torch._inductor import codecache, select_algorithm
+
+    sources = inspect.getsource(codecache) + inspect.getsource(select_algorithm)
+    assert "get_float32_matmul_precision()" in sources

@@ -245,6 +245,38 @@ def check_engaged(name: str, out: object, error: float, float32_error: float, st
         )
 
 
+def check_timers(what: str, event_ms: float, loop_ms: float) -> float:
+    """Raise unless the CUDA-event time and the synchronized loop's time agree.
+
+    Args:
+        what: What was timed (for the message).
+        event_ms: Median time from CUDA events.
+        loop_ms: Median time from a host loop that synchronizes.
+
+    Returns:
+        Their ratio, event / loop.
+
+    Raises:
+        VariantNotEngagedError: The ratio is outside ``TIMER_AGREEMENT``: the GPU was shared or
+            throttling, and the figure must not be published.
+
+    Examples:
+        >>> round(check_timers("bfloat16", 1.0, 1.05), 2)
+        0.95
+        >>> check_timers("bfloat16", 1.0, 3.0)
+        Traceback (most recent call last):
+        ...
+        reference_impl.errors.VariantNotEngagedError: bfloat16: CUDA events and the synchronized loop disagree (0.33x); the GPU is shared or throttling: re-run on a quiet GPU
+    """
+    agreement = event_ms / loop_ms if loop_ms > 0 else float("nan")
+    if not (TIMER_AGREEMENT[0] <= agreement <= TIMER_AGREEMENT[1]):
+        raise VariantNotEngagedError(
+            f"{what}: CUDA events and the synchronized loop disagree ({agreement:.2f}x); "
+            "the GPU is shared or throttling: re-run on a quiet GPU"
+        )
+    return agreement
+
+
 def _spread(values: list[float]) -> float:
     return max(values) / min(values) if min(values) > 0 else float("inf")
 
@@ -311,11 +343,8 @@ def run(cfg: BenchConfig) -> CaseResult:
         for name in names:
             ev, lp = statistics.median(events[name]), statistics.median(loops[name])
             agreement = ev / lp if lp > 0 else float("nan")
-            if not cfg.stand_in and not (TIMER_AGREEMENT[0] <= agreement <= TIMER_AGREEMENT[1]):
-                raise VariantNotEngagedError(
-                    f"{name} at n={n}: CUDA events and the synchronized loop disagree ({agreement:.2f}x); "
-                    "the GPU is shared or throttling: re-run on a quiet GPU"
-                )
+            if not cfg.stand_in:
+                check_timers(f"{name} at n={n}", ev, lp)
             if name != "float8 scaling":
                 check_engaged(name, calls[name](), errors[name], errors["float32"], cfg.stand_in)
             tflops = 2 * n**3 / (ev * 1e-3) / 1e12 if name != "float8 scaling" else None
