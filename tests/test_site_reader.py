@@ -181,3 +181,32 @@ def test_outputs_are_labelled_as_outputs(built_site, lang):
                 wrong.append(f"{where}: {link['href']} sits between code and its output")
     assert not wrong, "\n".join(wrong[:20])
     assert outputs >= 100, outputs
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_figure_has_a_caption_and_the_diagrams_exist(built_site, lang):
+    """Every picture a page shows from figures/ (drawn by a snippet) sits in a numbered
+    ``figure.site-figure`` with a caption and opens full size on click; the three diagrams drawn
+    from code (the formats' bit layouts, one AMP step, the quantization workflows) are on their pages."""
+    problems, seen = [], set()
+    for page in sorted((built_site / lang).rglob("index.html")):
+        article = _soup(page).select_one("article")
+        if article is None:
+            continue
+        for img in article.select('img[src*="figures/"]'):
+            src = img["src"]
+            seen.add(src.rsplit("/", 1)[-1])
+            figure = img.find_parent("figure")
+            where = f"{page.relative_to(built_site)}: {src}"
+            if figure is None or "site-figure" not in figure.get("class", []):
+                problems.append(f"{where} is not in a figure.site-figure")
+                continue
+            caption = figure.find("figcaption")
+            if caption is None or not caption.get_text(strip=True):
+                problems.append(f"{where} has no caption")
+            if img.find_parent("a") is None or img.find_parent("a").get("href") != src:
+                problems.append(f"{where} does not open full size on click")
+            if not img.get("alt"):
+                problems.append(f"{where} has no alt text")
+    assert not problems, "\n".join(problems)
+    assert {"bit_layouts.svg", "amp_step.svg", "quantization_workflows.svg"} <= seen, sorted(seen)
