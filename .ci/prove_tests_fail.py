@@ -250,10 +250,10 @@ def restore(clone: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("-k", default="", help="only mutations whose name contains this text")
+    parser.add_argument("-k", action="append", default=[], help="only mutations whose name contains this text (repeatable: any of them)")
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
-    chosen = [m for m in MUTATIONS if args.k.lower() in m.name.lower()]
+    chosen = [m for m in MUTATIONS if not args.k or any(k.lower() in m.name.lower() for k in args.k)]
     if args.list:
         for m in chosen:
             print(f"{m.name}: {' '.join(m.pytest + m.extra)}  (expects {m.expect})")
