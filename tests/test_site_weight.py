@@ -29,7 +29,9 @@ BUDGETS = {
 # Raised from 850 KB when the support matrix, FSDP2, PT2E-lowering, torchao QAT/int4 and float8
 # recipe sections arrived (en 879 KB, ja 803 KB on 2026-11-24); no page's share is out of line
 # (the largest is the storage API reference, 44 KB of text).
-SEARCH_INDEX_BUDGET = 950 * KB
+# 1,000 KB since the support matrix's per-capability tables, the PT2E benchmark and the Japanese
+# comments' pages arrived (en 956 KB on 2026-11-24).
+SEARCH_INDEX_BUDGET = 1000 * KB
 # No stylesheet may be larger than this (the notebook CSS was 595 KB inline on every notebook page).
 STYLESHEET_BUDGET = 150 * KB
 

@@ -1,6 +1,7 @@
 """FSDP2 mixed precision on CPU: two gloo processes, bfloat16 compute, float32 weights and gradients."""
 
 import socket
+import time
 import warnings
 
 import torch
@@ -71,6 +72,10 @@ def worker(rank, world_size, port):
     first = f"{caught[0].category.__name__}: {str(caught[0].message)[:60]}..." if caught else "no warning"
     report(rank, f"ShardedGradScaler: {first}")
 
+    # gloo's worker threads may still be releasing the last collective's tensors; a process that
+    # exits in that moment aborts ("terminate called without an active exception"): see the
+    # distributed-training chapter of the guide.
+    time.sleep(0.5)
     dist.destroy_process_group()
 
 
