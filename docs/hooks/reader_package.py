@@ -159,7 +159,6 @@ def on_files(files, config, **kwargs):
         files.append(File.generated(config, f"{DOWNLOADS}/{path.name}", abs_src_path=str(path)))
     _published[config["site_dir"]] = {
         "wheel": wheel.name, "source": source.name, "version": version, "torch": _torch_pin(),
-        "constraints": "constraints.txt",
     }
     return files
 
