@@ -21,9 +21,11 @@ finite one (and an infinite input):
 PyTorch 2.13 (checked on CPU, for contiguous and strided tensors): ``.to(torch.float8_e4m3fn)``
 **saturates** (``1e6``, ``inf`` -> 448; ``-inf`` -> -448), and ``.to(torch.float8_e5m2)``
 does **not** (``61440``, ``inf`` -> inf). The e4m3fn saturation arrived with PyTorch pull
-request 178817 (April 2026, torch 2.12), in the conversion function that CPU code and CUDA
-kernels share; with torch 2.11 the CUDA cast on a GPU machine gave NaN instead. So pass
-``saturate=True`` for e4m3fn and ``saturate=False`` for e5m2 to reproduce this torch.
+request 178817 (merged April 2026, after the 2.12 branch cut: torch 2.13), in the conversion
+function that CPU code and CUDA kernels share; with torch 2.11 the e4m3fn cast gives NaN
+instead, on the CPU and on CUDA (checked on an H100, 2026-11-26). So pass
+``saturate=True`` for e4m3fn with torch 2.13 (``saturate=False`` before it) and
+``saturate=False`` for e5m2 to reproduce the installed torch.
 Libraries such as torchao scale and clamp before casting, so they never rely on either
 behaviour.
 
@@ -162,10 +164,11 @@ def float32_to_float8_bits(x: torch.Tensor, dtype: torch.dtype, *, saturate: boo
     NaN becomes ``0x7F`` with the input's sign. The sign of every other input is
     copied, so ``-0.0`` and negative values that round to zero give ``0x80``.
 
-    Compared with PyTorch 2.13 on CPU (see the test suite): every float16 and
+    Compared with PyTorch 2.13 and 2.11 on CPU (see the test suite): every float16 and
     bfloat16 value and float32 values on both sides of every rounding boundary
     and tie give the bits of ``x.to(dtype)``, NaNs included, when ``saturate`` is
-    True for e4m3fn and False for e5m2.
+    False for e5m2, and for e4m3fn True with torch 2.13 and False with 2.11 (the
+    saturating cast came in 2.13).
 
     Args:
         x: float32 tensor of any shape, on any device.
@@ -191,7 +194,9 @@ def float32_to_float8_bits(x: torch.Tensor, dtype: torch.dtype, *, saturate: boo
         ['0x38', '0x7e', '0x7e', '0x7e', '0x0', '0xaa']
         >>> [hex(b) for b in float32_to_float8_bits(x, e4m3, saturate=False).tolist()]
         ['0x38', '0x7e', '0x7f', '0x7f', '0x0', '0xaa']
-        >>> torch.equal(float32_to_float8_bits(x, e4m3, saturate=True), x.to(e4m3).view(torch.uint8))
+        >>> torch_saturates = torch.__version__ >= "2.13"  # e4m3fn casts gave NaN out of range before 2.13
+        >>> ours = float32_to_float8_bits(x, e4m3, saturate=torch_saturates)
+        >>> torch.equal(ours, x.to(e4m3).view(torch.uint8))
         True
     """
     require_tensor(x)
