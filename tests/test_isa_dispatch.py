@@ -40,8 +40,11 @@ def test_numeric_checks_pass_with_avx2_kernels(tmp_path):
         env=env, capture_output=True, text=True, check=True,
     )
     assert probe.stdout.strip() in {"AVX2", "DEFAULT"}, f"the dispatch switch did not take: {probe.stdout}"
+    # -p no:benchmark: a machine's pytest-benchmark plugin (the GPU machine has one) warns at startup
+    # ("Benchmarks are automatically disabled because xdist plugin is active") and warnings are
+    # errors; pytest accepts the switch whether the plugin is installed or not.
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:benchmark",
          f"--basetemp={tmp_path / 'avx2'}", *NUMERIC_CHECKS],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
     )
