@@ -191,6 +191,9 @@ _COLUMNS = {
     "col.loop_ms": Text("timed loop ms", "ループ計測 ms"),
     "col.timers_agree": Text("events / loop", "イベント/ループ"),
     "col.pct_peak": Text("% of data-sheet peak", "データシート上のピーク性能に対する割合"),
+    "col.step_tflops": Text("variant TFLOP/s (model FLOPs / time)", "比べる版の TFLOP/s(モデルの FLOP 数/時間)"),
+    "col.steps_per_round": Text("steps per round (float32 / variant)", "1 ラウンドのステップ数(float32/比べる版)"),
+    "col.peak_gib": Text("peak GiB allocated (CUDA)", "確保したメモリのピーク GiB(CUDA)"),
     "col.field": Text("field", "項目"),
     "col.value": Text("value", "値"),
 }
@@ -286,6 +289,7 @@ _NOTES = {
         "どの dtype も {warmup} 回のウォームアップの後に {iters} 回実行しました。TFLOP/s は 2n³ を 1 回あたりの時間で割った値です。"
         "時間は CUDA イベントで計測し、同期を取った perf_counter のループと照合しています(イベント/ループが 1.00 倍に近いこと)。",
     ),
+    # the first design of gpu_transformer_step: kept so that the committed H100 table of 2026-11-26 still renders
     "note.transformer_step": Text(
         "Step = zero_grad, forward, cross-entropy, backward, AdamW step of one TransformerEncoderLayer "
         "(d_model {d_model}, {heads} heads, feed-forward {ff}) with a {classes}-class head; batch {batch} x {seq} tokens.",
@@ -306,6 +310,58 @@ _NOTES = {
         "figures say nothing about a GPU, only that the case runs end to end.",
         "CPU を代役にしたドライラン(--dry-run)です。サイズはごく小さく、CUDA イベントの代わりに CPU のタイマを使い、"
         "TF32 も使いません。この数値から GPU の性能は分かりません。ケースが最後まで動くことを確かめるためのものです。",
+    ),
+    "note.transformer_steps": Text(
+        "Step = zero_grad, forward, cross-entropy, backward, AdamW step of {layers} TransformerEncoderLayers "
+        "(d_model {d_model}, {heads} heads, feed-forward {ff}) with a {classes}-class head; batch {batch} x {seq} = "
+        "{tokens:,} tokens, {tflop:.3g} TFLOP per step (matmuls and attention, the backward counted as twice the "
+        "forward).",
+        "1 ステップは、TransformerEncoderLayer {layers} 層(d_model {d_model}、ヘッド数 {heads}、フィードフォワード層の次元 {ff})と "
+        "{classes} クラスの出力層に対する zero_grad、順伝播、交差エントロピー、逆伝播、AdamW の更新です。"
+        "バッチは {batch}×{seq} = {tokens:,} トークンで、1 ステップの計算量は {tflop:.3g} TFLOP です"
+        "(行列積とアテンションの分。逆伝播は順伝播の 2 倍として数えます)。",
+    ),
+    "note.step_rounds": Text(
+        "Each round times every variant once, in a rotated order, over consecutive steps between two CUDA events "
+        "(at least {round_ms:.0f} ms of device time; events / loop compares them with the host clock around the same "
+        "steps), after {passes} warm-up passes of every variant (until a pass changed neither the caching "
+        "allocator's reserve nor the GradScaler's scale). While timed, the variants share one model and one AdamW "
+        "optimizer. Median of {rounds} rounds; a spread above {limit:.2f} is flagged as too noisy to publish.",
+        "各ラウンドでは、すべての版をラウンドごとに順番を入れ替えて 1 回ずつ計測します。1 回の計測では、連続した数ステップを"
+        "二つの CUDA イベントの間で測ります(デバイス上の時間で {round_ms:.0f} ms 以上。イベント/ループは、"
+        "同じステップをホストの時計で測った値との比です)。"
+        "計測の前に、すべての版を順に実行するウォームアップを {passes} 回行いました"
+        "(キャッシュアロケータの予約量も GradScaler のスケールも変わらなくなるまで)。"
+        "計測中は、すべての版が一つのモデルと一つの AdamW オプティマイザを共有します。"
+        "値は {rounds} ラウンドの中央値で、ばらつきが {limit:.2f} を超える行は公表できないものとして示します。",
+    ),
+    "note.step_peak_total": Text(
+        "float32 peak: {peak:.3g} GiB. Peak = torch.cuda.max_memory_allocated over one step after "
+        "torch.cuda.reset_peak_memory_stats (the shared float32 parameters, gradients and AdamW state included).",
+        "float32 のピークメモリは {peak:.3g} GiB です。ピークメモリは、torch.cuda.reset_peak_memory_stats の後の "
+        "1 ステップでの torch.cuda.max_memory_allocated です(共有する float32 のパラメータ、勾配、AdamW の状態を含みます)。",
+    ),
+    "note.warmup_unsettled": Text(
+        "The warm-up did not settle in {passes} passes (the allocator's reserve or the GradScaler's scale still "
+        "changed): the times may include allocations or skipped steps.",
+        "{passes} 回のウォームアップでも状態が落ち着きませんでした(アロケータの予約量か GradScaler のスケールが"
+        "まだ変わっていました)。計測時間には、メモリの確保やスキップされたステップが含まれているかもしれません。",
+    ),
+    "note.allocator_grew": Text(
+        "The caching allocator reserved {mib:.0f} MiB more while timed: some rounds include allocations.",
+        "計測中にキャッシュアロケータの予約量が {mib:.0f} MiB 増えました。メモリの確保を含むラウンドがあります。",
+    ),
+    "note.scaler_skipped": Text(
+        "The GradScaler skipped {skipped} optimizer step{_s} while timed (float16 gradients overflowed): the "
+        "float16 row leaves those updates out.",
+        "計測中に GradScaler がオプティマイザの更新を {skipped} 回スキップしました(float16 の勾配がオーバーフローしたため)。"
+        "float16 の行の時間には、その更新の分が含まれていません。",
+    ),
+    "note.float8_no_cpu_kernel": Text(
+        "float8 rows left out of this CPU stand-in: torch {torch} has no CPU kernel for scaled_mm ({op}); "
+        "torch 2.13 has one, and a GPU runs them.",
+        "この CPU での代役実行では float8 の行を省きました。torch {torch} には scaled_mm({op})の CPU カーネルがありません。"
+        "torch 2.13 にはあり、GPU ではこれらの行も実行します。",
     ),
     "note.float8_unsupported": Text(
         "float8 not measured: torch._scaled_mm needs compute capability 8.9 or newer (this GPU: {capability}).",

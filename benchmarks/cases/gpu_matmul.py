@@ -24,6 +24,8 @@ Errors are relative L2 against the same product in float64.
 
 from __future__ import annotations
 
+import functools
+import re
 import statistics
 import time
 from contextlib import contextmanager
@@ -42,6 +44,8 @@ __all__ = [
     "FORMATS",
     "TIMER_AGREEMENT",
     "check_engaged",
+    "cpu_float8_missing_op",
+    "cpu_float8_skip_reason",
     "cuda_event_ms",
     "float8_matmul",
     "float8_scaled_matmul",
@@ -86,8 +90,9 @@ def float8_matmul(a8: torch.Tensor, scale_a: torch.Tensor, b8: torch.Tensor, sca
                   out_dtype: torch.dtype = torch.bfloat16) -> torch.Tensor:
     """The product of two prepared float8 operands (this is what is timed for float8).
 
-    Uses the public ``torch.nn.functional.scaled_mm`` (torch >= 2.13, runs on a CPU too); on an
-    older torch (2.11 on the GPU machine) the private ``torch._scaled_mm``.
+    Uses the public ``torch.nn.functional.scaled_mm`` where torch has it (2.11 and 2.13 do), else the
+    private ``torch._scaled_mm``. On torch 2.11 ``scaled_mm`` runs on a GPU only (see
+    `cpu_float8_skip_reason`); on 2.13 it runs on a CPU too.
 
     Raises:
         VariantNotEngagedError: An operand is not ``float8_e4m3fn`` (the product would not be float8).
@@ -116,6 +121,9 @@ def float8_scaled_matmul(a: torch.Tensor, b: torch.Tensor, out_dtype: torch.dtyp
         The ``(m, n)`` product in ``out_dtype``.
 
     Examples:
+        >>> import pytest
+        >>> if cpu_float8_skip_reason():  # torch 2.11: no CPU kernel
+        ...     pytest.skip(cpu_float8_skip_reason())
         >>> g = torch.Generator().manual_seed(0)
         >>> a, b = torch.randn(64, 128, generator=g), torch.randn(128, 32, generator=g)
         >>> out = float8_scaled_matmul(a, b)
@@ -125,6 +133,46 @@ def float8_scaled_matmul(a: torch.Tensor, b: torch.Tensor, out_dtype: torch.dtyp
     a8, scale_a = quantize_float8(a)
     b8, scale_b = quantize_float8(b, column_major=True)
     return float8_matmul(a8, scale_a, b8, scale_b, out_dtype)
+
+
+@functools.cache
+def cpu_float8_missing_op() -> str | None:
+    """The operator `float8_matmul` needs and this torch has no CPU kernel for, or ``None`` (probed once).
+
+    torch 2.11's ``torch.nn.functional.scaled_mm`` calls ``aten::_scaled_mm_v2``, which has a CUDA
+    kernel and no CPU kernel there; torch 2.13 has both. Only the CPU stand-in (``--dry-run``) and the
+    tests meet this: a GPU runs the float8 rows on either version. The probe is a 16 x 16 float8 product.
+
+    Returns:
+        ``"aten::_scaled_mm_v2"`` (as the dispatcher names it) where the CPU kernel is missing, else ``None``.
+
+    Raises:
+        NotImplementedError: The probe failed for another reason than a missing CPU kernel.
+    """
+    one = torch.ones((), dtype=torch.float32)
+    a8 = torch.ones(16, 16).to(torch.float8_e4m3fn)
+    try:
+        float8_matmul(a8, one, a8.t().contiguous().t(), one)
+    except NotImplementedError as err:
+        missing = re.search(r"'(aten::\w+)' with arguments from the 'CPU' backend", str(err))
+        if missing is None:
+            raise
+        return missing.group(1)
+    return None
+
+
+def cpu_float8_skip_reason() -> str | None:
+    """Why float8 cannot run on this torch's CPU (the skip reason of the tests), or ``None`` where it can.
+
+    Examples:
+        >>> reason = cpu_float8_skip_reason()
+        >>> reason is None or "has no CPU kernel for scaled_mm" in reason
+        True
+    """
+    op = cpu_float8_missing_op()
+    if op is None:
+        return None
+    return f"torch {torch.__version__} has no CPU kernel for scaled_mm ({op}); torch 2.13 has one"
 
 
 def loop_ms(fn: Callable[[], object], iters: int, device: str) -> float:
@@ -317,7 +365,9 @@ def run(cfg: BenchConfig) -> CaseResult:
     else:
         capability, gpu_name = torch.cuda.get_device_capability(), torch.cuda.get_device_name(0)
     float8 = tuple(capability) >= (8, 9)
-    formats = FORMATS if float8 else FORMATS[:-1]
+    # torch 2.11 has no CPU kernel for scaled_mm: the stand-in leaves the float8 rows out and says why
+    no_cpu_kernel = cpu_float8_missing_op() if cfg.stand_in and float8 else None
+    formats = FORMATS if float8 and no_cpu_kernel is None else FORMATS[:-1]
     sizes = (64, 128) if cfg.stand_in else ((1024, 4096) if cfg.quick else (1024, 4096, 8192))
     iters = 2 if cfg.stand_in else (5 if cfg.quick else 20)
     rounds = 2 if cfg.stand_in else max(3, cfg.rounds)
@@ -366,7 +416,9 @@ def run(cfg: BenchConfig) -> CaseResult:
         if not cfg.stand_in:
             torch.cuda.empty_cache()
     result.notes += [Msg("note.gpu_matmul_timing", iters=iters, warmup=cfg.warmup), Msg("note.tf32")]
-    if float8:
+    if no_cpu_kernel is not None:
+        result.notes.append(Msg("note.float8_no_cpu_kernel", torch=torch.__version__, op=no_cpu_kernel))
+    elif float8:
         result.notes.append(Msg("note.float8_scaled"))
     else:
         result.notes.append(Msg("note.float8_unsupported", capability=f"{capability[0]}.{capability[1]}"))
