@@ -438,6 +438,16 @@ _NOTES = {
         "Not measured: PT2E's x86 quantizer and its Inductor lowering are for CPUs.",
         "計測していません。PT2E の x86 quantizer と Inductor によるローワリングは CPU 向けです。",
     ),
+    "note.pt2e_no_source_partitions": Text(
+        "Not measured on torch {torch}: its torch.export (non-strict, the default) records no source_fn_stack "
+        "and its get_source_partitions does not read nn_module_stack instead, so torchao's X86InductorQuantizer "
+        "finds no Linear layer and convert_pt2e quantizes nothing. torch 2.13's get_source_partitions reads "
+        "nn_module_stack (PyTorch PR 175788).",
+        "torch {torch} では計測していません。この版の torch.export(既定のモード)は source_fn_stack を記録せず、"
+        "get_source_partitions もその代わりに nn_module_stack を読まないため、torchao の X86InductorQuantizer は "
+        "Linear 層を見つけられず、convert_pt2e は何も量子化しません。torch 2.13 の get_source_partitions は "
+        "nn_module_stack を読みます(PyTorch PR 175788)。",
+    ),
     "note.pt2e_same_mode": Text(
         "Each row compares against float32 run the same way (eager, or compiled with the same freezing setting); "
         "the kernel column is read from Inductor's generated code.",

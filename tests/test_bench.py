@@ -11,10 +11,11 @@ import pytest
 import torch
 
 from benchmarks import CASES, BenchConfig, compare, run_bench
+from benchmarks.cases.pt2e import SOURCE_PARTITIONS_READ_MODULE_STACK
 from benchmarks.catalog import english
 from benchmarks.cli import main as bench_main
 from benchmarks.timing import SPREAD_LIMIT, Comparison
-from reference_impl.errors import ConfigError
+from reference_impl.errors import ConfigError, VariantNotEngagedError
 
 
 @pytest.fixture(scope="module")
@@ -73,10 +74,14 @@ def test_markdown_is_a_table_with_a_stamp_line(quick):
         if len(tables) == 2:  # folded: indented under "??? info"
             assert all(line.startswith("    |") for line in blocks[1].splitlines()), name
             assert text.split(blocks[1])[0].splitlines()[-2].startswith('??? info bench-full "'), name
+        data = _load(out, name)
+        measured = bool(data["rows"])
+        if not measured:  # a case that cannot run here says why, in a note ("Not measured ...")
+            assert name != "environment" and any(english(n).startswith("Not measured") for n in data["notes"]), name
         for table in tables:
             n_cols = table[0].count(" | ") + 1
             assert set(table[1].replace("|", "").split()) == {"---"}, name
-            assert len(table) > 2 and all(line.count(" | ") + 1 == n_cols for line in table[2:]), name
+            assert (len(table) > 2) == measured and all(line.count(" | ") + 1 == n_cols for line in table[2:]), name
         stamp = lines[-1]
         assert stamp.startswith("*CPU: ") and stamp.endswith("*"), stamp
         assert "torch " in stamp and "thread" in stamp and "ISA: " in stamp
@@ -138,6 +143,42 @@ def test_torchao_and_amp_and_reference(quick):
     matmul = {r["dtype"]: r for r in _load(out, "matmul")["rows"]}
     assert set(matmul) >= {"float32", "float16", "bfloat16"}
     assert matmul["bfloat16"]["error"] < 0.01 and matmul["float32"]["error"] < 1e-5
+
+
+def test_pt2e_is_measured_or_names_the_torch_it_cannot_run_on(quick):
+    """From torch 2.13 the PT2E case measures (the eager row in quick mode); on torch 2.11 its recipe
+    quantizes nothing (get_source_partitions finds no Linear in a non-strict export), and the table
+    says so with the version instead of rows. Checked on 2.13.0+cpu (measured) and 2.11.0+cu130 (note)."""
+    out, _ = quick
+    data = _load(out, "pt2e")
+    if torch.__version__ >= SOURCE_PARTITIONS_READ_MODULE_STACK or data["rows"]:
+        assert [english(r["mode"]) for r in data["rows"]] == ["eager"], data["rows"]
+        assert data["rows"][0]["error"] < 0.03, data["rows"]
+        assert not any(n["msg"] == "note.pt2e_no_source_partitions" for n in data["notes"]), data["notes"]
+    else:
+        assert data["notes"] == [{"msg": "note.pt2e_no_source_partitions", "args": {"torch": str(torch.__version__)}}]
+        assert data["comparisons"] == {}
+
+
+@pytest.mark.parametrize("found", [0, 2], ids=["no-linear-found", "linears-found"])
+def test_pt2e_refuses_a_graph_that_quantized_nothing(monkeypatch, found):
+    """The silent-no-op guard: convert_pt2e made to quantize nothing. Refused whenever
+    get_source_partitions found the Linear layers, and on torch >= 2.13 even when it found none
+    (there PT2E is supposed to work); only before 2.13 with none found is it the version's note."""
+    from benchmarks.cases import pt2e
+
+    with pt2e._quiet():  # torchao's import warns on the way, as in the case
+        quantize_pt2e = pytest.importorskip("torchao.quantization.pt2e.quantize_pt2e")
+
+    monkeypatch.setattr(quantize_pt2e, "convert_pt2e", lambda prepared: prepared)  # observers, no q/dq ops
+    monkeypatch.setattr(pt2e, "linear_partitions", lambda graph_module: found)
+    cfg = BenchConfig.make(quick=True, rounds=2, min_time=0.005)
+    if found == 0 and not torch.__version__ >= SOURCE_PARTITIONS_READ_MODULE_STACK:
+        result = pt2e.run(cfg)
+        assert not result.rows and [n.key for n in result.notes] == ["note.pt2e_no_source_partitions"]
+    else:
+        with pytest.raises(VariantNotEngagedError, match="without quantize/dequantize ops"):
+            pt2e.run(cfg)
 
 
 def test_compare_alternates_and_rejects_bad_settings():
