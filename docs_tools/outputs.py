@@ -6,11 +6,13 @@ The rule for printed numbers (README, "Printed numbers"):
 * A reader's run must agree with it in everything that matters: text (words, dtypes, shapes,
   error messages) and numbers exactly. Only where one number really moves between CPUs, GPUs
   or torch versions does the snippet's sidecar (``name.test.toml``, see
-  :mod:`docs_tools.snippets`) declare a tolerance **for that number**::
+  :mod:`docs_tools.snippets`) declare a rule **for that number** (or, for a line that depends
+  on the GPU or the torch version, for that line)::
 
       [[tolerance]]
-      line = '^Adam\\s'   # regex searched in each line of the shown output
-      number = 3          # optional: the 3rd number of that line (1-based, integers counted too)
+      line = '^Adam\\s'  # regex searched in each line of the shown output
+      number = 3          # optional: the 3rd number of that line (1-based, integers counted too;
+                          # -1 is the last number; a list such as [1, 2] names several)
       abs = 0.01          # and/or rel: |real - shown| <= abs + rel * |shown|
       why = "observed: 0.962 (AMX), 0.964 (AVX-512), 0.965 (AVX2)"
 
@@ -18,7 +20,25 @@ The rule for printed numbers (README, "Printed numbers"):
   matching lines. Integers (counts, bytes, shapes, int8 codes, epochs) are always exact, a
   number no rule covers is exact, and the text of a covered line must still be identical
   (runs of spaces may differ, so that a column can get wider); a line no rule covers must be
-  identical character for character.
+  identical character for character. A number printed with thousands separators (``29,716``)
+  is one number.
+
+* Instead of a bound, a rule may say why a value cannot be compared at all, with ``varies``
+  (and no ``abs``/``rel``):
+
+  - ``varies = "run"``: the covered numbers are measurements (a time, a rate, a memory
+    high-water mark) that differ on every GPU and every run. Any value is accepted, integers
+    included; the number must still be there, the text around it stays exact (only a time
+    unit stuck to the number, ``us``/``ms``/``s``, may change with its size), and every
+    number the rule does not cover stays exact.
+  - ``varies = "gpu"`` / ``varies = "torch"``: the whole line depends on the GPU or on the
+    torch version (a device name, a behaviour that changed between releases). Such a rule
+    applies only on a machine other than the one the output was recorded on (the sidecar's
+    ``[recorded]`` table; :func:`docs_tools.snippets.tolerance_rules` leaves it out where the
+    GPU, or torch's major.minor version, is the recorded one, so the line is exact there);
+    where it applies, the printed line must match the rule's ``line`` pattern, so write the
+    pattern to pin what every version prints.
+
 * Better still, print at a precision that does not depend on the CPU (a loss to two
   decimals, not six), and keep rules for what really drifts.
 
@@ -36,45 +56,99 @@ from dataclasses import dataclass
 __all__ = ["NUMBER", "Rule", "compare_outputs", "normalize_output", "numbers_of", "unused_rules"]
 
 # A number that stands on its own: not the 16 of "float16" or the 8 of "e4m3fn8".
-# A version such as 2.13.0 is text, not a number.
-NUMBER = re.compile(r"(?<![\w.])((?>[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)(?!\.?\d))")
+# A version such as 2.13.0 is text, not a number; 29,716 (thousands separators) is one number.
+NUMBER = re.compile(
+    r"(?<![\w.])((?>[-+]?(?:\d{1,3}(?:,\d{3})+(?![,\d])(?:\.\d*)?|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)(?!\.?\d))"
+)
+# A time unit stuck to a measured number ("108.909us", "3.316ms"): it changes with the number's size.
+TIME_UNIT = re.compile(r"^(?:ns|us|µs|ms|s)(?![A-Za-z])")
+VARIES = ("run", "gpu", "torch")
 
 
 @dataclass(frozen=True)
 class Rule:
-    """How far some printed numbers may be from the shown ones: ``abs + rel * |shown|``.
+    """How far some printed numbers may be from the shown ones: ``abs + rel * |shown|``, or why they cannot be compared.
 
     ``line`` is a regular expression searched in each line of the shown output; ``number``
-    (1-based, counting every number on the line, integers included) narrows the rule to one
-    number of such a line; ``why`` is the observed spread that justifies the bound.
+    (1-based, counting every number on the line, integers included; negative counts from the
+    end, -1 the last; a tuple names several) narrows the rule to those numbers of such a line;
+    ``why`` is the observed spread, or the reason, that justifies the rule. ``varies`` replaces
+    the bound (see the module docstring): ``"run"`` for a measurement, ``"gpu"``/``"torch"`` for
+    a line that depends on the GPU or the torch version.
     """
 
     line: str
     why: str
     abs: float = 0.0
     rel: float = 0.0
-    number: int | None = None
+    number: int | tuple[int, ...] | None = None
+    varies: str | None = None
 
     def __post_init__(self) -> None:
         re.compile(self.line)
         if not self.why.strip():
             raise ValueError(f"tolerance rule {self.line!r}: 'why' (the observed spread) is empty")
-        if self.abs < 0 or self.rel < 0 or (self.abs == 0 and self.rel == 0):
-            raise ValueError(f"tolerance rule {self.line!r}: give a positive 'abs' and/or 'rel'")
-        if self.number is not None and (not isinstance(self.number, int) or self.number < 1):
-            raise ValueError(f"tolerance rule {self.line!r}: 'number' is a 1-based position, got {self.number!r}")
+        if isinstance(self.number, list):
+            object.__setattr__(self, "number", tuple(self.number))
+        positions = self.number if isinstance(self.number, tuple) else () if self.number is None else (self.number,)
+        if isinstance(self.number, tuple) and not self.number:
+            raise ValueError(f"tolerance rule {self.line!r}: 'number' is an empty list")
+        for p in positions:
+            if not isinstance(p, int) or isinstance(p, bool) or p == 0:
+                raise ValueError(
+                    f"tolerance rule {self.line!r}: 'number' is a 1-based position (negative from the end), got {self.number!r}"
+                )
+        if self.varies is None:
+            if self.abs < 0 or self.rel < 0 or (self.abs == 0 and self.rel == 0):
+                raise ValueError(f"tolerance rule {self.line!r}: give a positive 'abs' and/or 'rel' (or 'varies')")
+            return
+        if self.varies not in VARIES:
+            raise ValueError(f"tolerance rule {self.line!r}: 'varies' is one of {list(VARIES)}, got {self.varies!r}")
+        if self.abs or self.rel:
+            raise ValueError(
+                f"tolerance rule {self.line!r}: varies = {self.varies!r} accepts any value; a bound (abs/rel) would mean nothing"
+            )
+        if self.varies != "run" and self.number is not None:
+            raise ValueError(f"tolerance rule {self.line!r}: varies = {self.varies!r} is about the whole line; drop 'number'")
 
-    def covers(self, shown_line: str, position: int) -> bool:
-        """Whether this rule applies to the ``position``-th (1-based) number of ``shown_line``."""
-        return re.search(self.line, shown_line) is not None and self.number in (None, position)
+    @property
+    def measured(self) -> bool:
+        """A measurement (``varies = "run"``): its numbers may take any value."""
+        return self.varies == "run"
+
+    @property
+    def whole_line(self) -> bool:
+        """A rule about the whole line (``varies = "gpu"`` or ``"torch"``): only its pattern must match."""
+        return self.varies in ("gpu", "torch")
+
+    def matches(self, shown_line: str) -> bool:
+        return re.search(self.line, shown_line) is not None
+
+    def covers(self, shown_line: str, position: int, count: int | None = None) -> bool:
+        """Whether this rule applies to the ``position``-th (1-based) of the ``count`` numbers of ``shown_line``."""
+        if self.whole_line or not self.matches(shown_line):
+            return False
+        if self.number is None:
+            return True
+        if count is None:
+            count = len(numbers_of(shown_line))
+        wanted = self.number if isinstance(self.number, tuple) else (self.number,)
+        return any(position == (p if p > 0 else count + 1 + p) for p in wanted)
 
     def allows(self, shown: float, real: float) -> bool:
+        if self.measured:
+            return True
         if math.isnan(shown) or math.isnan(real):
             return math.isnan(shown) and math.isnan(real)
         return abs(real - shown) <= self.abs + self.rel * abs(shown)
 
     def __str__(self) -> str:
-        bound = " ".join(f"{k}={v:g}" for k, v in (("abs", self.abs), ("rel", self.rel)) if v)
+        if self.varies == "run":
+            bound = "any value (a measurement)"
+        elif self.whole_line:
+            bound = f"the line depends on the {'GPU' if self.varies == 'gpu' else 'torch version'}: only its pattern"
+        else:
+            bound = " ".join(f"{k}={v:g}" for k, v in (("abs", self.abs), ("rel", self.rel)) if v)
         where = f"number {self.number} of " if self.number else ""
         return f"{bound} ({where}lines matching {self.line!r})"
 
@@ -98,21 +172,32 @@ def _split(line: str) -> tuple[list[str], list[str]]:
 
 
 def _is_integer(token: str) -> bool:
-    return token.lstrip("+-").isdigit()
+    return token.replace(",", "").lstrip("+-").isdigit()
 
 
-def _rule_for(rules: Sequence[Rule], line: str, position: int, token: str) -> Rule | None:
-    if _is_integer(token):
-        return None  # integers are exact, whatever a rule says
-    return next((r for r in rules if r.covers(line, position)), None)
+def _value(token: str) -> float:
+    return float(token.replace(",", ""))
+
+
+def _rule_for(rules: Sequence[Rule], line: str, position: int, count: int, token: str) -> Rule | None:
+    for rule in rules:
+        if rule.covers(line, position, count) and (rule.measured or not _is_integer(token)):
+            return rule  # integers are exact, except in a measurement
+    return None
+
+
+def _without_time_unit(text: str) -> str:
+    return TIME_UNIT.sub("", text)
 
 
 def compare_outputs(shown: str, real: str, rules: Iterable[Rule] = ()) -> str | None:
     """Return None if ``real`` agrees with ``shown``, else a message naming the first difference.
 
     Without rules the two normalized texts must be equal. With rules they must have the same
-    lines; a line no rule matches must be identical, and on a line a rule matches the text
-    between numbers must be identical and each number exact unless a rule covers it.
+    lines; a line no rule matches must be identical; a line a whole-line rule (``varies = "gpu"``
+    or ``"torch"``) matches must match that rule's pattern in the real output too; on a line
+    another rule matches the text between numbers must be identical and each number exact unless
+    a rule covers it.
     """
     rules = list(rules)
     shown, real = normalize_output(shown), normalize_output(real)
@@ -127,34 +212,49 @@ def compare_outputs(shown: str, real: str, rules: Iterable[Rule] = ()) -> str | 
         if a == b:
             continue
         context = f"\n  shown: {a}\n  real:  {b}"
-        if not any(re.search(r.line, a) for r in rules):
+        whole = [r for r in rules if r.whole_line and r.matches(a)]
+        if whole:
+            if not any(r.matches(b) for r in whole):
+                return f"line {lineno} depends on the {whole[0].varies} but does not match {whole[0].line!r}{context}"
+            continue
+        if not any(r.matches(a) for r in rules):
             return f"line {lineno} differs and no [[tolerance]] rule names it (numbers are exact){context}"
         texts_a, nums_a = _split(a)
         texts_b, nums_b = _split(b)
-        if texts_a != texts_b or len(nums_a) != len(nums_b):
+        if len(nums_a) != len(nums_b):
             return f"line {lineno}: the text differs, not only its numbers{context}"
-        for position, (x, y) in enumerate(zip(nums_a, nums_b), start=1):
+        covering = [_rule_for(rules, a, p, len(nums_a), x) for p, x in enumerate(nums_a, start=1)]
+        for i, rule in enumerate(covering, start=1):  # texts[i] follows number i
+            if rule is not None and rule.measured:
+                texts_a[i], texts_b[i] = _without_time_unit(texts_a[i]), _without_time_unit(texts_b[i])
+        if texts_a != texts_b:
+            return f"line {lineno}: the text differs, not only its numbers{context}"
+        for position, (x, y, rule) in enumerate(zip(nums_a, nums_b, covering), start=1):
             if x == y:
                 continue
-            rule = _rule_for(rules, a, position, x)
             if rule is None:
                 kind = "integers are exact" if _is_integer(x) else "no [[tolerance]] rule covers it: exact"
                 return f"line {lineno}: number {position}, {y}, differs from the shown {x} ({kind}){context}"
-            if _is_integer(y) != _is_integer(x) and _is_integer(y):
+            if not rule.measured and _is_integer(y) != _is_integer(x) and _is_integer(y):
                 return f"line {lineno}: number {position}, {y}, is an integer where {x} is shown{context}"
-            if not rule.allows(float(x), float(y)):
+            if not rule.allows(_value(x), _value(y)):
                 return f"line {lineno}: number {position}, {y}, is not within {rule} of the shown {x}{context}"
     return None
 
 
 def unused_rules(shown: str, rules: Iterable[Rule]) -> list[Rule]:
-    """The rules that cover no number with a fraction or exponent in ``shown`` (a rule that covers nothing is a mistake)."""
+    """The rules that cover nothing in ``shown``: a bound that covers no number with a fraction or
+    exponent, a measurement that covers no number, a whole-line rule whose pattern matches no line
+    (a rule that covers nothing is a mistake)."""
     rules = list(rules)
     lines = normalize_output(shown).splitlines()
     used = set()
     for rule in rules:
         for line in lines:
-            for position, token in enumerate(numbers_of(line), start=1):
-                if not _is_integer(token) and rule.covers(line, position):
+            if rule.whole_line and rule.matches(line):
+                used.add(rule)
+            tokens = numbers_of(line)
+            for position, token in enumerate(tokens, start=1):
+                if (rule.measured or not _is_integer(token)) and rule.covers(line, position, len(tokens)):
                     used.add(rule)
     return [r for r in rules if r not in used]

@@ -16,13 +16,32 @@ no figure, every number exact). The format (every key optional; parsed with :mod
     why = "torchao 0.18 prints this when its C++ ops do not match the installed torch"
     [[tolerance]]                       # a printed number that may move (docs_tools.outputs)
     line = '^Adam\\s'                   # regex searched in each line of the SHOWN output
-    number = 3                          # optional: only the 3rd number of that line (1-based)
+    number = 3                          # optional: only the 3rd number of that line (1-based;
+                                        # -1 the last; a list such as [-3, -2] names several)
     abs = 0.01                          # and/or rel: |real - shown| <= abs + rel * |shown|
     why = "observed: 0.962 (AMX), 0.964 (AVX-512), 0.965 (AVX2)"
+    [[tolerance]]                       # instead of a bound, why a value cannot be compared:
+    line = '^with CUDA events:'
+    varies = "run"                      # a measurement (time, rate, peak memory): any value, text exact;
+                                        # "gpu"/"torch": the line depends on the GPU / torch version
+    why = "a GPU timing: it differs on every GPU and every run"
+    [recorded]                          # where the shown .out was recorded (rendered under the
+    device = "NVIDIA H100 80GB HBM3"    # output on both languages' pages, docs/hooks/outputs.py)
+    torch = "2.11.0+cu130"
+    cuda = "13.0"                       # optional (a CPU recording has none)
+    date = "2026-11-26"
 
 An unknown key, a wrong type, an ``[[allow-stderr]]`` or ``[[tolerance]]`` without its ``why``
 raise :class:`SnippetMetaError`; ``tests/test_snippets.py`` also fails a sidecar without its
-``.py`` and a harness-looking comment (``# requires:`` ...) left in a snippet (:func:`sidecar_problems`).
+``.py``, a harness-looking comment (``# requires:`` ...) left in a snippet, and a CUDA snippet
+whose recorded output has no ``[recorded]`` table (:func:`sidecar_problems`).
+
+``[recorded]`` says which machine printed the ``.out`` a page shows: a GPU output is recorded on
+whatever GPU machine is lent, not on the machine that runs the suite, so the page says where
+(:meth:`Recorded.caption`). ``--update-outputs`` rewrites it for a CUDA snippet
+(:func:`with_recorded`), and :func:`tolerance_rules` uses it to decide whether a
+``varies = "gpu"``/``"torch"`` rule applies: not on the recorded GPU and torch version, where
+the output must be exactly the recorded one.
 
 Where a result really differs by kind of CPU (int8 arithmetic without VNNI), the snippet has a
 second recorded output, ``name.avx2.out``, recorded with an AVX2-only CPU's kernels
@@ -35,6 +54,7 @@ library and :mod:`docs_tools`.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import tomllib
@@ -46,9 +66,9 @@ from docs_tools import warning_policy
 from docs_tools.outputs import Rule
 
 __all__ = [
-    "CUDA_CODE", "REPO", "SNIPPETS", "AllowStderr", "SnippetMeta", "SnippetMetaError", "expected_output_file",
-    "figure_names", "machine_class", "sidecar_path", "sidecar_problems", "skip_reason", "snippet_env",
-    "snippet_meta", "tolerance_rules",
+    "CUDA_CODE", "REPO", "SNIPPETS", "AllowStderr", "Recorded", "SnippetMeta", "SnippetMetaError",
+    "current_environment", "expected_output_file", "figure_names", "machine_class", "sidecar_path", "sidecar_problems",
+    "skip_reason", "snippet_env", "snippet_meta", "tolerance_rules", "with_recorded",
 ]
 
 REPO = Path(__file__).resolve().parents[1]
@@ -83,6 +103,50 @@ class AllowStderr:
 
 
 @dataclass(frozen=True)
+class Recorded:
+    """Where a snippet's shown output was recorded (the sidecar's ``[recorded]`` table)."""
+
+    device: str  # the name torch reports (torch.cuda.get_device_name()), e.g. "NVIDIA H100 80GB HBM3"
+    torch: str  # torch.__version__, e.g. "2.11.0+cu130"
+    date: str  # ISO date, e.g. "2026-11-26"
+    cuda: str | None = None  # torch.version.cuda, e.g. "13.0"; None for a CPU recording
+
+    @property
+    def torch_release(self) -> str:
+        """torch's major.minor version ("2.11"), what decides whether a ``varies = "torch"`` rule applies."""
+        return _release(self.torch)
+
+    def caption(self, lang: str) -> str:
+        """The line shown under the output on a page, in ``lang`` ("ja" or "en")."""
+        details = [f"torch {self.torch}"] + ([f"CUDA {self.cuda}"] if self.cuda else [])
+        if lang == "ja":
+            return f"{self.device} での出力({'、'.join(details)}、{self.date} に記録)"
+        return f"Output on {self.device} ({', '.join(details)}, recorded {self.date})"
+
+    def toml(self) -> str:
+        """The ``[recorded]`` table as sidecar text."""
+        lines = [
+            "[recorded]  # where the shown .out was recorded (rendered under the output on both languages)",
+            f"device = {_toml_string(self.device)}",
+            f"torch = {_toml_string(self.torch)}",
+        ]
+        if self.cuda:
+            lines.append(f"cuda = {_toml_string(self.cuda)}")
+        lines.append(f"date = {_toml_string(self.date)}")
+        return "\n".join(lines) + "\n"
+
+
+def _toml_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _release(version: str) -> str:
+    """``"2.11.0+cu130"`` -> ``"2.11"``."""
+    m = re.match(r"(\d+)\.(\d+)", version)
+    return f"{m.group(1)}.{m.group(2)}" if m else version
+
+
+@dataclass(frozen=True)
 class SnippetMeta:
     """What a snippet's sidecar declares (defaults where it has none)."""
 
@@ -93,6 +157,7 @@ class SnippetMeta:
     figure: tuple[str, ...] = ()
     allow_stderr: tuple[AllowStderr, ...] = ()
     tolerance: tuple[Rule, ...] = ()
+    recorded: Recorded | None = None
 
     def stderr_allowed(self, line: str) -> bool:
         """Whether a stderr line is one the sidecar allows (blank lines always are)."""
@@ -135,7 +200,7 @@ def parse_sidecar(text: str, script: Path, where: str = "") -> SnippetMeta:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SnippetMetaError(f"{where}: not valid TOML: {error}") from None
-    known = {"requires", "requires-module", "timeout", "figure", "allow-stderr", "tolerance"}
+    known = {"requires", "requires-module", "timeout", "figure", "allow-stderr", "tolerance", "recorded"}
     unknown = set(data) - known
     if unknown:
         raise SnippetMetaError(f"{where}: unknown keys {sorted(unknown)} (known: {sorted(known)})")
@@ -159,14 +224,69 @@ def parse_sidecar(text: str, script: Path, where: str = "") -> SnippetMeta:
         except re.error as error:
             raise SnippetMetaError(f"{where}: allow-stderr pattern {entry.pattern!r}: {error}") from None
     rules = []
-    for t in _tables(data, "tolerance", where, {"line", "number", "abs", "rel", "why"}, {"line", "why"}):
+    for t in _tables(data, "tolerance", where, {"line", "number", "abs", "rel", "varies", "why"}, {"line", "why"}):
         try:
             rules.append(Rule(line=t["line"], why=t["why"], abs=float(t.get("abs", 0.0)), rel=float(t.get("rel", 0.0)),
-                              number=t.get("number")))
+                              number=t.get("number"), varies=t.get("varies")))
         except (ValueError, TypeError, re.error) as error:
             raise SnippetMetaError(f"{where}: [[tolerance]] {t}: {error}") from None
+    recorded = _recorded(data.get("recorded"), where)
+    if recorded is None and any(r.whole_line for r in rules):
+        raise SnippetMetaError(
+            f"{where}: a varies = \"gpu\"/\"torch\" rule needs a [recorded] table (it applies only off the recorded machine)"
+        )
     return SnippetMeta(Path(script), requires, _strings(data, "requires-module", where), timeout, figures, stderr,
-                       tuple(rules))
+                       tuple(rules), recorded)
+
+
+RECORDED_KEYS = {"device", "torch", "cuda", "date"}
+
+
+def _recorded(table, where: str) -> Recorded | None:
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise SnippetMetaError(f"{where}: write recorded as a [recorded] table")
+    unknown = set(table) - RECORDED_KEYS
+    missing = {"device", "torch", "date"} - set(table)
+    if unknown:
+        raise SnippetMetaError(f"{where}: [recorded] has unknown keys {sorted(unknown)} (known: {sorted(RECORDED_KEYS)})")
+    if missing:
+        raise SnippetMetaError(f"{where}: [recorded] lacks {sorted(missing)}")
+    if not all(isinstance(v, str) and v.strip() for v in table.values()):
+        raise SnippetMetaError(f"{where}: [recorded] values are non-empty strings, e.g. date = \"2026-11-26\"")
+    try:
+        datetime.date.fromisoformat(table["date"])
+    except ValueError:
+        raise SnippetMetaError(f"{where}: [recorded] date {table['date']!r} is not an ISO date (YYYY-MM-DD)") from None
+    if not re.match(r"\d+\.\d+", table["torch"]):
+        raise SnippetMetaError(f"{where}: [recorded] torch {table['torch']!r} is not a version (torch.__version__)")
+    return Recorded(table["device"], table["torch"], table["date"], table.get("cuda"))
+
+
+def with_recorded(sidecar_text: str, recorded: Recorded) -> str:
+    """``sidecar_text`` with its ``[recorded]`` table replaced by (or, without one, followed by) ``recorded``."""
+    lines = sidecar_text.splitlines(keepends=True)
+    start = next((i for i, ln in enumerate(lines) if re.match(r"\s*\[recorded\]\s*(#.*)?$", ln)), None)
+    if start is None:
+        text = sidecar_text if sidecar_text.endswith("\n") or not sidecar_text else sidecar_text + "\n"
+        return text + ("\n" if text.strip() else "") + recorded.toml()
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
+    tail = "".join(lines[end:])
+    return "".join(lines[:start]) + recorded.toml() + ("\n" + tail if tail else "")
+
+
+def current_environment() -> dict[str, str | None]:
+    """The machine this Python runs on, as ``[recorded]`` names it: device (the CUDA GPU's name, or
+    None without one), torch, cuda (torch.version.cuda) and today's date (UTC)."""
+    import torch
+
+    return {
+        "device": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
+    }
 
 
 @cache
@@ -195,9 +315,24 @@ def figure_names(path: Path | str) -> list[str]:
     return list(snippet_meta(path).figure)
 
 
-def tolerance_rules(meta: SnippetMeta) -> list[Rule]:
-    """The snippet's ``[[tolerance]]`` rules, for :func:`docs_tools.outputs.compare_outputs`."""
-    return list(meta.tolerance)
+def tolerance_rules(meta: SnippetMeta, environment: dict[str, str | None] | None = None) -> list[Rule]:
+    """The snippet's ``[[tolerance]]`` rules that apply here, for :func:`docs_tools.outputs.compare_outputs`.
+
+    A ``varies = "gpu"`` rule applies only where the GPU (``environment["device"]``) is not the
+    ``[recorded]`` one, a ``varies = "torch"`` rule only where torch's major.minor version is not;
+    on the recorded machine those lines must be exactly as shown. ``environment`` defaults to
+    :func:`current_environment`, which imports torch only when a sidecar has such a rule.
+    """
+    rules = list(meta.tolerance)
+    if not any(r.whole_line for r in rules):
+        return rules
+    env = environment if environment is not None else current_environment()
+    rec = meta.recorded
+    differs = {
+        "gpu": rec is None or env.get("device") != rec.device,
+        "torch": rec is None or _release(env.get("torch") or "") != rec.torch_release,
+    }
+    return [r for r in rules if not r.whole_line or differs[r.varies]]
 
 
 def skip_reason(meta: SnippetMeta) -> str | None:
@@ -236,6 +371,12 @@ def sidecar_problems(root: Path = SNIPPETS) -> list[str]:
             problems.append(
                 f"{_rel(sidecar)}: requires = [\"cuda\"] but {script.name} never uses CUDA "
                 "(a CUDA requirement on CPU code switches it off for good)"
+            )
+        out = script.with_suffix(".out")
+        if "cuda" in meta.requires and meta.recorded is None and out.is_file() and out.read_text(encoding="utf-8").strip():
+            problems.append(
+                f"{_rel(sidecar)}: {out.name} is a GPU output but the sidecar has no [recorded] table "
+                "(device, torch, cuda, date): the page must say where it was recorded"
             )
     for script in sorted(root.rglob("*.py")):
         for m in HARNESS_COMMENT.finditer(script.read_text(encoding="utf-8")):

@@ -15,7 +15,9 @@ allowed stderr lines, figures; never in the code readers copy) and ``b.avx2.out`
 on CPUs without AVX-512) are described in docs_tools/snippets.py.
 
 Run with ``--update-outputs`` to rewrite existing .out files from a real run
-(to start checking a new snippet, create an empty .out next to it first).
+(to start checking a new snippet, create an empty .out next to it first). For a CUDA snippet it
+also rewrites the sidecar's ``[recorded]`` table (the GPU, torch, CUDA and the date that the
+pages show under the output), since that output was recorded on this machine.
 """
 
 from __future__ import annotations
@@ -33,12 +35,16 @@ from docs_tools import localize
 from docs_tools.docs_model import REPO, SNIPPETS, markdown_pages
 from docs_tools.outputs import compare_outputs, normalize_output, unused_rules
 from docs_tools.snippets import (
+    Recorded,
+    current_environment,
     expected_output_file,
+    sidecar_path,
     sidecar_problems,
     skip_reason,
     snippet_env,
     snippet_meta,
     tolerance_rules,
+    with_recorded,
 )
 
 
@@ -128,6 +134,8 @@ def test_snippet(path, tmp_path, request):
     if request.config.getoption("--update-outputs"):
         if expected_file.exists():  # create an empty .out first to start checking a new snippet
             expected_file.write_text(normalize_output(proc.stdout) + "\n", encoding="utf-8")
+            if "cuda" in meta.requires:  # the page says where a GPU output was recorded: here, now
+                _stamp(path)
         return
     if expected_file.exists():
         problem = compare_outputs(expected_file.read_text(encoding="utf-8"), proc.stdout, tolerance_rules(meta))
@@ -137,6 +145,14 @@ def test_snippet(path, tmp_path, request):
             f"--- real\n{normalize_output(proc.stdout)}\n"
             "(rerun with --update-outputs if the change is intended; see README 'Printed numbers')"
         )
+
+
+def _stamp(path: Path) -> None:
+    """Rewrite ``path``'s ``[recorded]`` table with this machine (its GPU, torch, CUDA, today)."""
+    env = current_environment()
+    sidecar = sidecar_path(path)
+    recorded = Recorded(device=env["device"], torch=env["torch"], date=env["date"], cuda=env["cuda"])
+    sidecar.write_text(with_recorded(sidecar.read_text(encoding="utf-8"), recorded), encoding="utf-8")
 
 
 def test_sidecars_are_valid_and_harness_comments_stay_out_of_the_code():
@@ -150,8 +166,9 @@ def test_sidecars_are_valid_and_harness_comments_stay_out_of_the_code():
     "path", [p for p in sorted(SNIPPETS.rglob("*.py")) if snippet_meta(p).tolerance], ids=lambda p: str(p.relative_to(SNIPPETS))
 )
 def test_every_tolerance_rule_covers_a_shown_number(path):
-    """A ``[[tolerance]]`` rule that covers no number with a fraction in the shown output is a mistake."""
-    rules = tolerance_rules(snippet_meta(path))
+    """A ``[[tolerance]]`` rule that covers nothing in the shown output (no number with a fraction for
+    a bound, no number for a measurement, no line for a whole-line rule) is a mistake."""
+    rules = list(snippet_meta(path).tolerance)  # every declared rule, wherever it applies
     outs = [p for p in (path.with_suffix(".out"), path.with_suffix(".avx2.out")) if p.exists()]
     assert outs, f"{path.relative_to(REPO)} declares tolerance rules but has no .out"
     unused = [r for r in rules if all(r in unused_rules(p.read_text(encoding="utf-8"), rules) for p in outs)]

@@ -10,11 +10,23 @@ blocks in page order).
 
 The "Download name.py" link that downloads.py puts after a snippet's code is moved
 below that snippet's output, so that the code and its output stay together.
+
+An output recorded on another machine than the one that checks the site (a GPU output: the
+snippet's sidecar has a ``[recorded]`` table, docs_tools/snippets.py) gets a line under it,
+inside its figure, that says where: "Output on NVIDIA H100 80GB HBM3 (torch 2.11.0+cu130,
+CUDA 13.0, recorded 2026-11-26)" / 「NVIDIA H100 80GB HBM3 での出力(torch 2.11.0+cu130、
+CUDA 13.0、2026-11-26 に記録)」 (``p.output-recorded``). The block is found by its text: the
+page's Markdown names the ``.out`` files it includes, and the block whose text is that file's is
+its output.
 """
 
 from __future__ import annotations
 
-from _common import label, soup
+from _common import REPO, label, lang, soup
+
+from docs_tools.docs_model import parse_markdown
+from docs_tools.outputs import normalize_output
+from docs_tools.snippets import Recorded, snippet_meta
 
 OUTPUT_LABEL = {"ja": "出力", "en": "Output"}
 
@@ -41,6 +53,40 @@ def label_outputs(tree, caption: str) -> int:
     return count
 
 
+def recorded_outputs(markdown: str) -> list[tuple[str, Recorded]]:
+    """The text of each ``.out`` the page includes whose snippet's sidecar says where it was recorded."""
+    found = []
+    for fence in parse_markdown(markdown).fences:
+        include = fence.include
+        if not include or not include.startswith("snippets/") or not include.endswith(".out"):
+            continue
+        out = REPO / include
+        script = out.with_name(out.name.split(".")[0] + ".py")
+        if not out.is_file() or not script.is_file():
+            continue
+        recorded = snippet_meta(script).recorded
+        if recorded is not None:
+            found.append((normalize_output(out.read_text(encoding="utf-8")), recorded))
+    return found
+
+
+def stamp_recorded_outputs(tree, outputs: list[tuple[str, Recorded]], language: str) -> int:
+    """Put each recorded output's caption under its block, inside the block's figure."""
+    count = 0
+    for block in tree.select("div.language-text.highlight"):
+        text = normalize_output(block.get_text())
+        recorded = next((rec for out, rec in outputs if out == text), None)
+        if recorded is None:
+            continue
+        p = tree.new_tag("p", attrs={"class": "output-recorded"})
+        small = tree.new_tag("small")
+        small.string = recorded.caption(language)
+        p.append(small)
+        block.insert_after(p)
+        count += 1
+    return count
+
+
 def move_download_links(tree) -> None:
     for link in tree.select("p > a.snippet-download"):
         p = link.parent
@@ -61,5 +107,6 @@ def on_page_content(html_content, page, config, files, **kwargs):
     tree = soup(html_content)
     if not label_outputs(tree, label(OUTPUT_LABEL, config)):
         return html_content
+    stamp_recorded_outputs(tree, recorded_outputs(page.markdown or ""), lang(config))
     move_download_links(tree)
     return str(tree)
