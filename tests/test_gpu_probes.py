@@ -1,0 +1,228 @@
+"""The GPU probes of the support matrix (``python -m benchmarks.probes``), proven on the CPU.
+
+Every probe's dry run passes here (its code runs end to end, only the GPU-only calls substituted);
+every probe names cells that exist in the support matrix of both languages; every "not checked"
+GPU cell has a probe and a footnote that says so; the command refuses without a GPU and writes
+its environment stamp.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import torch
+
+from benchmarks.probes import NVIDIA_ROWS, PROBES, ProbeResult, cell_ids, load
+from benchmarks.probes.base import Attempt, attempt, column_id, verdict
+from benchmarks.probes.cli import main, run_probe
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+NOT_CHECKED = {"en": "not checked", "ja": "未確認"}
+MEASURED = {"en": "measured on H100", "ja": "H100 で実測"}
+HEADER = {"en": "Hardware", "ja": "ハードウェア"}
+
+
+def _matrix(lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The NVIDIA cells of ``docs/<lang>/support-matrix.md`` by cell id, and the footnotes by name.
+
+    The column ids come from the English headers (the Japanese tables have the same columns in the
+    same order, which test_parity and this module check through the cell ids).
+    """
+    en_columns = _columns("en")
+    text = (DOCS / lang / "support-matrix.md").read_text(encoding="utf-8")
+    footnotes = dict(re.findall(r"^\[\^([\w-]+)\]: (.*)$", text, re.M))
+    cells: dict[str, str] = {}
+    heading, in_matrix, table = None, False, 0
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
+        found = re.match(r"#+ .*\{#([\w-]+)\}\s*$", line)
+        if found:
+            heading, table = found.group(1), 0
+        if not line.startswith("|"):
+            continue
+        row = [c.strip() for c in line.strip().strip("|").split("|")]
+        if n == 0 or not lines[n - 1].startswith("|"):
+            in_matrix = row[0] == HEADER[lang]
+            table += in_matrix
+            continue
+        nvidia = re.match(r"NVIDIA (\d+)\.(\d+)", row[0])
+        if not in_matrix or nvidia is None:
+            continue
+        assert table == 1, f"{lang}: two matrices under #{heading}: the cell ids need one table per heading"
+        for column, cell in zip(en_columns[heading], row[1:]):
+            cells[f"sm{nvidia.group(1)}{nvidia.group(2)}.{heading}.{column}"] = cell
+    return cells, footnotes
+
+
+def _columns(lang: str) -> dict[str, list[str]]:
+    text = (DOCS / lang / "support-matrix.md").read_text(encoding="utf-8")
+    columns: dict[str, list[str]] = {}
+    heading = None
+    for line in text.splitlines():
+        found = re.match(r"#+ .*\{#([\w-]+)\}\s*$", line)
+        if found:
+            heading = found.group(1)
+        if line.startswith(f"| {HEADER[lang]} |"):
+            columns[heading] = [column_id(c.strip()) for c in line.strip().strip("|").split("|")[1:]]
+    return columns
+
+
+MATRIX = {lang: _matrix(lang) for lang in ("en", "ja")}
+
+
+def _notes(cell: str) -> list[str]:
+    return re.findall(r"\[\^([\w-]+)\]", cell)
+
+
+def _scaled_mm_has_a_cpu_kernel() -> bool:
+    """torch 2.13 has a CPU kernel for _scaled_mm; torch 2.11 (the H100 machine's) has none."""
+    return torch._C._dispatch_has_kernel_for_dispatch_key("aten::_scaled_mm", "CPU")
+
+
+@pytest.mark.parametrize("name", PROBES)
+def test_every_probe_dry_run_passes_on_the_cpu(name):
+    """The probe's whole code path runs on this CPU, with only the GPU-only calls substituted."""
+    result = run_probe(name, "cpu")
+    module = load(name)
+    assert result.cell_id == f"sm90.{module.CELL}"  # the dry run names the row it was written for
+    assert result.probe == name and result.footnote == module.FOOTNOTE and not result.decides
+    assert result.evidence.startswith("dry run on the CPU, decides nothing"), result.evidence
+    assert result.warnings == (), result.warnings  # warnings are errors here: none may be recorded
+    assert result.seconds is not None and result.seconds < 60
+    if name == "float8_e5m2_inference" and not _scaled_mm_has_a_cpu_kernel():
+        # guarded by kernel availability: torch 2.11 refuses _scaled_mm on a CPU, so the dry run can
+        # only show that the probe catches that real refusal
+        assert result.outcome == "refused" and "scaled_mm" in (result.error or ""), result
+        return
+    assert result.outcome == "works", result.evidence
+    assert result.native is True, result.evidence  # the low-precision kernel (or its stand-in) ran
+    assert result.error is None, result.error
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("name", PROBES)
+def test_every_probe_names_cells_of_the_support_matrix(name, lang):
+    cells, footnotes = MATRIX[lang]
+    module = load(name)
+    ids = cell_ids(name)
+    assert len(ids) == len(NVIDIA_ROWS)
+    missing = [i for i in ids if i not in cells]
+    assert not missing, f"{name} decides cells that are not in docs/{lang}/support-matrix.md: {missing}"
+    assert module.FOOTNOTE in footnotes, f"[^{module.FOOTNOTE}] is not a footnote of docs/{lang}/support-matrix.md"
+    cited = [i for i in ids if module.FOOTNOTE in _notes(cells[i])]
+    assert cited, f"no cell of {name}'s column cites [^{module.FOOTNOTE}]"
+    # the footnote tells the reader that the probe exists, by name
+    assert "python -m benchmarks.probes" in footnotes[module.FOOTNOTE] and f"`{name}`" in footnotes[module.FOOTNOTE]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_not_checked_gpu_cell_has_a_probe(lang):
+    """A GPU cell the page leaves open names a probe that decides it, and the same cells are open in both languages."""
+    cells, footnotes = MATRIX[lang]
+    probed = {cell for name in PROBES for cell in cell_ids(name)}
+    open_cells = {cell_id for cell_id, text in cells.items() if NOT_CHECKED[lang] in text}
+    assert open_cells, "no 'not checked' GPU cell found: has the page changed its words?"
+    assert not open_cells - probed, f"'not checked' GPU cells without a probe: {sorted(open_cells - probed)}"
+    for cell_id in open_cells:
+        assert any("python -m benchmarks.probes" in footnotes.get(n, "") for n in _notes(cells[cell_id])), cell_id
+    other = MATRIX["en" if lang == "ja" else "ja"][0]
+    assert open_cells == {c for c, text in other.items() if NOT_CHECKED["en" if lang == "ja" else "ja"] in text}
+
+
+def test_measured_cells_are_the_same_in_both_languages_and_link_their_output():
+    measured = {}
+    for lang in ("en", "ja"):
+        cells, _ = MATRIX[lang]
+        measured[lang] = {c for c, text in cells.items() if MEASURED[lang] in text}
+        for c in measured[lang]:
+            assert re.search(r"\[" + re.escape(MEASURED[lang]) + r"\]\([^)]+#[\w-]+\)", cells[c]), (lang, c, cells[c])
+            assert c.startswith("sm90."), f"only the H100 (9.0) has been measured: {c}"
+    assert measured["en"] == measured["ja"]
+    assert {"sm90.float8-training.e4m3fn", "sm90.float8-training.e5m2", "sm90.float8-inference.e4m3fn"} <= measured["en"]
+    assert "sm90.float8-inference.e5m2" not in measured["en"]  # the run cast to e5m2, it never ran e5m2 inference
+
+
+def test_attempt_keeps_the_real_exception_text():
+    """A refusal is the finding: its own words are kept (here torchao's, on a CPU)."""
+    if torch.cuda.is_available():
+        pytest.skip("torchao's float8 inference refuses only where no GPU of compute capability 8.9+ is present")
+    from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, quantize_
+
+    model = torch.nn.Linear(32, 32).bfloat16()
+    a = attempt("no GPU", lambda: quantize_(model, Float8DynamicActivationFloat8WeightConfig()), "cpu")
+    assert a.error.startswith("AssertionError: Float8 dynamic quantization requires CUDA compute capability"), a.error
+    assert verdict(a, torch.zeros(1, dtype=torch.float64), 0.1)[0] == "refused"
+
+
+def test_verdict_tells_wrong_from_right():
+    ref = torch.randn(64, 64, dtype=torch.float64)
+    assert verdict(Attempt("right", output=ref.float()), ref, 0.05)[0] == "works"
+    assert verdict(Attempt("transposed", output=ref.t().float()), ref, 0.05)[0] == "wrong"
+    assert verdict(Attempt("nan", output=torch.full((64, 64), float("nan"))), ref, 0.05)[0] == "wrong"
+
+
+def test_a_probe_that_fails_in_its_own_code_is_undecided(monkeypatch):
+    module = load("int8_dynamic")
+
+    def broken(device):
+        raise KeyError("a bug in the probe")
+
+    monkeypatch.setattr(module, "run", broken)
+    result = run_probe("int8_dynamic", "cpu")
+    assert result.outcome == "undecided" and result.error == "KeyError: 'a bug in the probe'"
+    assert "the probe's own code failed" in result.evidence and not result.decides
+
+
+def test_probe_result_rejects_an_unknown_outcome_and_round_trips():
+    with pytest.raises(ValueError, match="outcome must be one of"):
+        ProbeResult(cell_id="sm90.int4.tinygemm-packing", outcome="maybe", evidence="")
+    r = ProbeResult(cell_id="sm90.int4.tinygemm-packing", outcome="works", evidence="x", kernels=("k",), warnings=("w",))
+    assert ProbeResult.from_json(json.loads(json.dumps(r.to_json()))) == r
+
+
+def test_the_command_refuses_without_a_gpu(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert main(["--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no CUDA GPU" in err and "--dry-run" in err
+    assert not list(tmp_path.iterdir())  # refused before anything is written
+    assert main(["--dry-run"]) == 2 and "--out" in capsys.readouterr().err
+
+
+def test_the_dry_run_command_writes_probes_json_with_the_stamp(tmp_path):
+    """One probe through the real command: a child process, the JSON and its environment stamp."""
+    assert main(["--dry-run", "--out", str(tmp_path), "--probes", "int8_dynamic"]) == 0
+    report = json.loads((tmp_path / "probes.json").read_text(encoding="utf-8"))
+    env = report["environment"]
+    for key in ("date", "gpu_name", "gpu_capability", "gpu_driver", "torch", "torch_cuda", "torchao", "python"):
+        assert key in env, key
+    assert env["dry_run"] is True and env["torch"] == torch.__version__ and env["stand_in_capability"] == "9.0"
+    (probe,) = report["probes"]
+    assert probe["probe"] == "int8_dynamic" and probe["cell_id"] == "sm90.int8-torchao.dynamic"
+    assert probe["outcome"] == "works" and probe["decides"] is False
+
+
+def test_the_budget_bounds_the_run(tmp_path):
+    """A probe that would start past the budget is recorded as not run, and the status says so."""
+    assert main(["--dry-run", "--out", str(tmp_path), "--budget", "0"]) == 1
+    report = json.loads((tmp_path / "probes.json").read_text(encoding="utf-8"))
+    assert [p["probe"] for p in report["probes"]] == list(PROBES)
+    assert all(p["outcome"] == "undecided" and "budget" in p["evidence"] for p in report["probes"])
+
+
+@pytest.mark.cuda
+def test_probes_on_a_gpu(tmp_path):
+    """On a GPU: the stamp names it, and a probe's result decides the cell of its row."""
+    assert main(["--out", str(tmp_path), "--probes", "int8_dynamic"]) == 0
+    report = json.loads((tmp_path / "probes.json").read_text(encoding="utf-8"))
+    env = report["environment"]
+    assert env["gpu_name"] == torch.cuda.get_device_name() and env["dry_run"] is False
+    major, minor = torch.cuda.get_device_capability()
+    assert env["gpu_capability"] == f"{major}.{minor}"
+    (probe,) = report["probes"]
+    assert probe["cell_id"] == f"sm{major}{minor}.int8-torchao.dynamic"
+    assert probe["outcome"] in ("works", "refused", "wrong")
+    assert probe["decides"] is ((major, minor) in NVIDIA_ROWS)
