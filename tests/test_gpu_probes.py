@@ -33,7 +33,7 @@ def _matrix(lang: str) -> tuple[dict[str, str], dict[str, str]]:
     """
     en_columns = _columns("en")
     text = (DOCS / lang / "support-matrix.md").read_text(encoding="utf-8")
-    footnotes = dict(re.findall(r"^\[\^([\w-]+)\]: (.*)$", text, re.M))
+    footnotes = dict(re.findall(r"^\[\^([\w-]+)\]: (.*)$", text, re.MULTILINE))
     cells: dict[str, str] = {}
     heading, in_matrix, table = None, False, 0
     lines = text.splitlines()
@@ -149,7 +149,10 @@ def test_attempt_keeps_the_real_exception_text():
     """A refusal is the finding: its own words are kept (here torchao's, on a CPU)."""
     if torch.cuda.is_available():
         pytest.skip("torchao's float8 inference refuses only where no GPU of compute capability 8.9+ is present")
-    from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, quantize_
+    from torchao.quantization import (
+        Float8DynamicActivationFloat8WeightConfig,
+        quantize_,
+    )
 
     model = torch.nn.Linear(32, 32).bfloat16()
     a = attempt("no GPU", lambda: quantize_(model, Float8DynamicActivationFloat8WeightConfig()), "cpu")
