@@ -1,5 +1,8 @@
 """``--record-tested-with`` writes docs/tested-with.json only after a whole run passed.
 
+On a CUDA machine it writes the "cuda" record, after the CUDA page scripts passed; the tests
+simulate that machine on a CPU with ``--tested-with-kind=cuda``.
+
 Under pytest-xdist each worker sees only its own tests; a worker whose tests all passed must not
 record a run that failed on the other worker. These tests run a small pytest session with two
 workers in a subprocess, with test files named like the required ones.
@@ -7,6 +10,7 @@ workers in a subprocess, with test files named like the required ones.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -61,3 +65,57 @@ def test_the_pages_code_is_required(required):
     from tests.support.tested_with import REQUIRED
 
     assert required in REQUIRED
+
+
+def _cuda_session(tmp_path, snippet_test: str, kind: str = "cuda") -> tuple[subprocess.CompletedProcess, object]:
+    """A session as `bash .ci/gpu` runs it (-m cuda), recording under ``kind`` into a stamp that
+    already holds a CPU record."""
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_snippets.py").write_text(snippet_test)
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    cuda: needs a CUDA GPU\n")
+    stamp = tmp_path / "tested-with.json"
+    cpu = {"date": "2026-11-23", "device": "AMD EPYC", "torch": "2.13.0"}
+    stamp.write_text(json.dumps({"cpu": cpu}))
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tests.support.tested_with", "-p", "no:xdist",
+         "--import-mode=importlib", "-q", "--record-tested-with", f"--tested-with-file={stamp}",
+         f"--tested-with-kind={kind}", "tests"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )
+    return proc, stamp
+
+
+CUDA_SCRIPT_TEST = """
+import pytest
+
+@pytest.mark.cuda
+def test_cuda_page_script():
+    assert True
+"""
+
+
+def test_a_cuda_machine_records_its_cuda_page_scripts_under_cuda(tmp_path):
+    """On a CUDA machine the pages' code is the CUDA page scripts (no site, no copy-paste test):
+    their passing run writes the "cuda" record and keeps the CPU one."""
+    proc, stamp = _cuda_session(tmp_path, CUDA_SCRIPT_TEST)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    records = json.loads(stamp.read_text())
+    assert set(records) == {"cpu", "cuda"}, records
+    assert records["cpu"]["torch"] == "2.13.0"
+    assert set(records["cuda"]) == {"torch", "device", "date"}, records
+
+
+def test_a_cuda_machine_without_cuda_page_scripts_records_nothing(tmp_path):
+    """Tests without the cuda marker are not the CUDA pages' code: nothing is recorded."""
+    proc, stamp = _cuda_session(tmp_path, CUDA_SCRIPT_TEST.replace("@pytest.mark.cuda\n", ""))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "these did not run: ['tests/test_snippets.py']" in proc.stdout, proc.stdout
+    assert set(json.loads(stamp.read_text())) == {"cpu"}
+
+
+def test_the_cuda_page_scripts_are_required_on_a_cuda_machine():
+    from tests.support.tested_with import REQUIRED_CUDA
+
+    assert REQUIRED_CUDA == ("tests/test_snippets.py",)
