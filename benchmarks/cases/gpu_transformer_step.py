@@ -7,11 +7,12 @@ CUDA only (``--device cuda``); ``--dry-run`` runs the same code on a CPU stand-i
 gave an 8.4 ms float32 step on an H100 and per-round ratios that spread 1.47-1.53 (the
 ``gpu_transformer_step.json`` of 2026-11-26 in ``benchmarks/results/cuda``). Its matmuls were about
 1024 wide, where the same H100 ran bfloat16 at 122 TFLOP/s (12 % of its peak) against 775 at
-n = 4096 (the ``gpu_matmul`` case): a step of short kernels, each timed one step at a time, whose
-ratio followed the host and the clocks more than the arithmetic. `FULL` is four layers of
+n = 4096 (the ``gpu_matmul`` case): a step of short kernels, timed in blocks of a few steps, whose
+ratio a short delay on the host or a change of clock could move. `FULL` is four layers of
 d_model 4096 (32 heads, feed-forward 16384) with a 1000-class head on 16 x 1024 = 16,384 tokens:
-every matmul of the step is at least 16384 x 4096 x 4096, the shape at which that H100 reached
-64-79 % of its data-sheet peak.
+every projection and feed-forward matmul is at least 16384 x 4096 x 4096 (over 95 % of the FLOPs; the
+attention and the head are the rest), the shape at which that H100 reached 64-79 % of its
+data-sheet peak.
 
 **The estimate** (`StepShape.flops`, `estimate_seconds`, `float32_memory_gib`; the tests recompute
 it from the committed H100 matmul results). One step is ``3 x (L (8 d^2 + 4 d ff + 4 s d) + 2 d C)``
