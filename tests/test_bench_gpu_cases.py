@@ -477,3 +477,36 @@ def test_inductor_in_2_13_still_reads_the_legacy_tf32_getter():
 
     sources = inspect.getsource(codecache) + inspect.getsource(select_algorithm)
     assert "get_float32_matmul_precision()" in sources
+
+
+def test_the_step_cases_gpu_branches_with_a_fake_cuda(monkeypatch):
+    """The GPU-only branches of the transformer step (peak memory, the allocator's reserve, the timers'
+    cross-check, the notes) run here with torch.cuda's calls faked: a bug there would otherwise surface
+    only on a GPU. The allocator grows once during the warm-up and once while timed."""
+    import dataclasses
+
+    import benchmarks.cases.gpu_transformer_step as ts
+    import benchmarks.config as config
+    from benchmarks.catalog import render
+
+    # the reserve: before the warm-up, after its two passes (grown, then steady), before and after the rounds
+    reserved = iter([0, 2**30, 2**30, 2**30, 2**30 + 2**20 * 64])
+    monkeypatch.setattr(config, "require_cuda", lambda *args: None)
+    monkeypatch.setattr(config.BenchConfig, "target_device", property(lambda self: "cpu"))
+    monkeypatch.setattr(ts, "QUICK", ts.STAND_IN)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: None)
+    monkeypatch.setattr(torch.cuda, "reset_peak_memory_stats", lambda: None)
+    monkeypatch.setattr(torch.cuda, "max_memory_allocated", lambda: 3 * 2**30)
+    monkeypatch.setattr(torch.cuda, "memory_reserved", lambda: next(reserved))
+    monkeypatch.setattr(ts, "cuda_timer", lambda step, n: (step(), (40.0, 41.0))[1])
+    real_check = ts.check_engaged
+    monkeypatch.setattr(ts, "check_engaged", lambda *args: real_check(*args[:-1], True))  # no TF32 on a CPU
+    cfg = dataclasses.replace(BenchConfig.make(device="cuda", quick=True, stand_in=True), stand_in=False)
+    result = ts.run(cfg)
+    assert all(r["peak_gib"] == 3.0 and r["agreement"] == pytest.approx(40 / 41) for r in result.rows)
+    assert all(r["steps_per_round"] == "1 / 1" for r in result.rows)  # 40 ms per step >= 25 ms (quick)
+    notes = {n.key: n for n in result.notes}
+    assert notes["note.step_rounds"].args["passes"] == 2  # the second pass left the reserve as it was
+    assert notes["note.step_peak_total"].args["peak"] == 3.0
+    assert "64 MiB more while timed" in render(notes["note.allocator_grew"], "en")
+    assert "note.stand_in" not in notes and "note.warmup_unsettled" not in notes
