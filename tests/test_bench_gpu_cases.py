@@ -486,7 +486,7 @@ def test_the_step_cases_gpu_branches_with_a_fake_cuda(monkeypatch):
     import dataclasses
 
     import benchmarks.cases.gpu_transformer_step as ts
-    import benchmarks.config as config
+    from benchmarks import config
     from benchmarks.catalog import render
 
     # the reserve: before the warm-up, after its two passes (grown, then steady), before and after the rounds
