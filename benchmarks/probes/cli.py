@@ -12,6 +12,7 @@ import argparse
 import datetime as _dt
 import importlib.metadata
 import json
+import os
 import platform
 import shutil
 import subprocess
@@ -210,9 +211,12 @@ def _not_run(name: str, capability: tuple[int, int], why: str) -> ProbeResult:
 def _in_child(name: str, device: str, limit: float, capability: tuple[int, int]) -> tuple[ProbeResult, bool]:
     """Run one probe in a child process; the bool says whether it ended normally."""
     command = [sys.executable, "-m", "benchmarks.probes", "--child", name, "--device", device]
+    # the child imports this package from where the parent did, whatever its working directory
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=limit)
+        done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=limit, env=env)
     except subprocess.TimeoutExpired:
         result = _not_run(name, capability, f"timed out after {limit:.0f} s (the probe's time limit)")
         return replace(result, seconds=round(time.perf_counter() - start, 2)), False
