@@ -51,7 +51,7 @@ wheels = _wheels_module()
 
 
 def _bash(script: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=timeout,
+    return subprocess.run(["bash", "-c", script], check=False, capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, **(env or {})}, cwd=REPO)
 
 
@@ -119,7 +119,7 @@ def test_a_step_is_stopped_at_its_box(tmp_path):
                  timeout=30)
     took = time.monotonic() - start
     assert proc.returncode == 0, proc.stderr
-    name, box, used, status = (work / "steps.tsv").read_text(encoding="utf-8").strip().split("\t")
+    name, box, _used, status = (work / "steps.tsv").read_text(encoding="utf-8").strip().split("\t")
     assert (name, box, status) == ("gpu-info", "2", "TIMED OUT at its box"), status
     assert took < 10, f"the step ran {took:.0f} s past its 2 s box"
 
@@ -163,24 +163,25 @@ def test_the_install_step_works_offline_and_byte_compiles(tmp_path):
     folder.mkdir()
     _write_wheel(folder, "escapedoc", "1.0", ESCAPE_MODULE)
     target = tmp_path / "site"
-    proc = subprocess.run(["bash", str(INSTALL), str(folder), str(target)], capture_output=True, text=True,
+    proc = subprocess.run(["bash", str(INSTALL), str(folder), str(target)], check=False, capture_output=True, text=True,
                           timeout=120, env={**os.environ, **_offline_env(tmp_path)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "installed 1 wheels" in proc.stdout
     assert (target / "escapedoc.py").is_file() and (target / "escapedoc-1.0.dist-info").is_dir()
     load = [sys.executable, "-W", "error", "-c", "import escapedoc; print(escapedoc.VALUE)"]
     env = {**os.environ, "PYTHONPATH": str(target)}
-    ran = subprocess.run(load, capture_output=True, text=True, timeout=60, env=env)
+    ran = subprocess.run(load, check=False, capture_output=True, text=True, timeout=60, env=env)
     assert ran.returncode == 0 and ran.stdout.strip() == "42", ran.stderr
     # and the byte-compiling is what makes it work: from source, the warning is an error
     shutil.rmtree(target / "__pycache__")
-    ran = subprocess.run(load, capture_output=True, text=True, timeout=60, env={**env, "PYTHONDONTWRITEBYTECODE": "1"})
+    ran = subprocess.run(load, check=False, capture_output=True, text=True, timeout=60,
+                         env={**env, "PYTHONDONTWRITEBYTECODE": "1"})
     assert ran.returncode != 0 and "SyntaxError" in ran.stderr, ran.stderr
 
 
 def test_the_install_step_says_what_to_do_without_wheels(tmp_path):
-    proc = subprocess.run(["bash", str(INSTALL), str(tmp_path / "none"), str(tmp_path / "site")], capture_output=True,
-                          text=True, timeout=60, env={**os.environ, "PYTHON": sys.executable})
+    proc = subprocess.run(["bash", str(INSTALL), str(tmp_path / "none"), str(tmp_path / "site")], check=False,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHON": sys.executable})
     assert proc.returncode == 1
     assert "no wheels in" in proc.stderr and ".ci/gpu-wheels" in proc.stderr, proc.stderr
 
@@ -209,13 +210,10 @@ def test_the_whole_run_in_order_writing_nothing_into_the_tree(tmp_path, mode):
     folder.mkdir()
     _write_wheel(folder, "escapedoc", "1.0", ESCAPE_MODULE)
     env = {"PYTHON": str(stub), "STUB_LOG": str(log), "OUT": str(out), "TMPDIR": str(tmp_path),
-           "GPU_WHEELS": str(folder), "PYTHONPATH": ""}
-    if mode == "dry-run":
-        env["GPU_DRY_RUN"] = "1"
-    else:
-        env["STUB_GPU"] = "1"
+           "GPU_WHEELS": str(folder), "PYTHONPATH": "", "SUITE_ARGS": "", "CUDA_TESTS_ARGS": "", "PYTEST_ADDOPTS": "",
+           "GPU_DRY_RUN": "1" if mode == "dry-run" else "", "STUB_GPU": "" if mode == "dry-run" else "1"}
     before = _outs()
-    proc = subprocess.run(["bash", str(GPU), "--quick"], capture_output=True, text=True, timeout=300, cwd=REPO,
+    proc = subprocess.run(["bash", str(GPU), "--quick"], check=False, capture_output=True, text=True, timeout=300, cwd=REPO,
                           env={**os.environ, **env})
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert _outs() == before, "the run wrote into snippets/ (it records in a copy)"
@@ -228,7 +226,10 @@ def test_the_whole_run_in_order_writing_nothing_into_the_tree(tmp_path, mode):
         assert found, f"no call with {needles} in:\n" + "\n".join(args)
         return found[0]
 
-    install = first(".ci/gpu-wheels --check") if mode == "dry-run" else first("-m pip install", "--no-index", "--no-deps", "--target")
+    if mode == "dry-run":
+        install = first(".ci/gpu-wheels --check")
+    else:
+        install = first("-m pip install", "--no-index", "--no-deps", "--target")
     if mode == "gpu-machine":
         assert first("-W ignore -m compileall") > install
     scripts = first("-m pytest", "-m cuda", "--snippets-as-files", "--update-outputs", "--record-tested-with")
@@ -259,7 +260,7 @@ def test_no_gpu_stops_at_once_with_exit_2(tmp_path):
 
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU: .ci/gpu would run")
-    proc = subprocess.run(["bash", str(GPU)], capture_output=True, text=True, timeout=120, cwd=REPO,
+    proc = subprocess.run(["bash", str(GPU)], check=False, capture_output=True, text=True, timeout=120, cwd=REPO,
                           env={**os.environ, "PYTHON": sys.executable, "OUT": str(tmp_path / "out"), "GPU_DRY_RUN": ""})
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "no CUDA GPU is visible" in proc.stderr and "GPU_DRY_RUN=1" in proc.stderr, proc.stderr
@@ -370,7 +371,7 @@ def test_the_fetched_folder_is_complete_offline():
 
 def _pypi_answers() -> bool:
     proc = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "pytest-codeblocks",
-                           "--disable-pip-version-check"], capture_output=True, text=True, timeout=60)
+                           "--disable-pip-version-check"], check=False, capture_output=True, text=True, timeout=60)
     return proc.returncode == 0 and "pytest-codeblocks" in proc.stdout
 
 
