@@ -229,3 +229,35 @@ def test_probes_on_a_gpu(tmp_path):
     assert probe["cell_id"] == f"sm{major}{minor}.int8-torchao.dynamic"
     assert probe["outcome"] in ("works", "refused", "wrong")
     assert probe["decides"] is ((major, minor) in NVIDIA_ROWS)
+
+
+def _sig3(x: float) -> str:
+    """A TFLOP/s figure as the pages write it: three significant digits, thousands separated."""
+    rounded = float(f"{x:.3g}")
+    return f"{rounded:,.0f}" if rounded >= 100 else f"{rounded:g}"
+
+
+def test_the_h100_figures_on_the_matrix_are_the_committed_results():
+    """Every H100 figure the support matrix quotes comes from benchmarks/results/cuda; a new GPU run that
+    changes one fails here and points at the note to rewrite."""
+    results = DOCS.parent / "benchmarks" / "results" / "cuda"
+    matmul = json.loads((results / "gpu_matmul.json").read_text(encoding="utf-8"))
+    rows = {(r["n"], r["dtype"]): r for r in matmul["rows"]}
+    best = {d: max(r["tflops"] for (n, dt), r in rows.items() if dt == d) for d in ("float32", "tf32", "float16", "bfloat16", "float8_e4m3fn")}
+    figures = [_sig3(v) for v in best.values()]
+    figures += [_sig3(rows[(n, d)]["tflops"]) for n in (1024, 4096, 8192) for d in ("float8_e4m3fn", "bfloat16")]
+    # float8 with both operands quantized per product is slower than bfloat16 at every size
+    for n in (1024, 4096, 8192):
+        assert rows[(n, "float8_e4m3fn")]["events_ms"] + rows[(n, "float8 scaling")]["events_ms"] > rows[(n, "bfloat16")]["events_ms"]
+    amp = json.loads((results / "amp_step.json").read_text(encoding="utf-8"))["comparisons"]
+    figures += [f"{amp[k]['ratio']:.2f}" for k in ("autocast float16 + GradScaler", "autocast bfloat16")]
+    torchao = json.loads((results / "torchao.json").read_text(encoding="utf-8"))["rows"]
+    for r in torchao:
+        figures.append(f"{r['ratio']:.2f}" if r["ratio"] > 1 else f"{1 / r['ratio']:.2f}")
+    step = json.loads((results / "gpu_transformer_step.json").read_text(encoding="utf-8"))["rows"]
+    tf32 = next(r for r in step if r["variant"] == "tf32")
+    assert round(tf32["spread"]["args"]["spread"], 1) == 1.5  # "spread by a factor of 1.5"
+    for lang in ("en", "ja"):
+        text = (DOCS / lang / "support-matrix.md").read_text(encoding="utf-8")
+        missing = [f for f in figures if f not in text]
+        assert not missing, f"docs/{lang}/support-matrix.md does not quote these H100 results: {missing}"
