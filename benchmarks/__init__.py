@@ -15,14 +15,21 @@ for these cases:
 - ``reference``: reference_impl's readable code vs PyTorch's kernels;
 - ``profiler_overhead``: a model timed directly vs inside ``torch.profiler``;
 - ``onnx_runtime``: onnxruntime float32 vs its dynamic int8 model;
-- ``gpu_matmul`` (``--device cuda`` only): float32, TF32, float16, bfloat16 and float8 (``torch._scaled_mm``)
+- ``pt2e``: a PT2E-quantized model run eager and compiled (with and without freezing) vs float32;
+- ``gpu_matmul`` (``--device cuda`` only): float32, TF32, float16, bfloat16 and float8
+  (``torch.nn.functional.scaled_mm``, operands quantized beforehand; the scaling is its own row)
   matmul at a few sizes, CUDA events cross-checked against a synchronized loop;
-- ``gpu_transformer_step`` (``--device cuda`` only): a transformer block's training step in float32,
-  TF32, float16 + GradScaler and bfloat16, with peak memory.
+- ``gpu_transformer_step`` (``--device cuda`` only): the training step of four transformer layers
+  at d_model 4096 on 16,384 tokens in float32, TF32, float16 + GradScaler and bfloat16, with
+  peak memory per variant (its spread limit is 1.10).
+
+``python -m benchmarks.probes`` (GPU only, ``--dry-run`` on a CPU) runs the probes that decide the
+support matrix's cells no run has checked yet.
 
 The method (module `timing`): one process, warm-up, one
 thread, the two variants alternated round by round, the median of the per-round
-ratios and their spread; a spread over 1.3 is flagged as too noisy to publish.
+ratios and their spread; a spread over 1.3 (1.10 for the GPU transformer step) is flagged as
+too noisy to publish.
 """
 
 from benchmarks.cases import CASES
