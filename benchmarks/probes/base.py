@@ -199,7 +199,7 @@ def attempt(label: str, fn: Callable[[], torch.Tensor], device: str) -> Attempt:
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
     result = Attempt(label)
     try:
-        with profile(activities=activities) as prof, torch.no_grad():
+        with profile(activities=activities, acc_events=True) as prof, torch.no_grad():
             out = fn()
             if device == "cuda":
                 torch.cuda.synchronize()
