@@ -403,8 +403,15 @@ def write_case(result: CaseResult, env: Mapping[str, Any], out_dir: Path) -> tup
     return json_path, md_path
 
 
+#: JSON files in a results folder that are not a case's table (see `case_json_files`).
+NOT_CASE_FILES = frozenset({"probes.json"})
+
+
 def case_json_files(folder: Path) -> list[Path]:
     """The ``<case>.json`` files of a results folder, sorted.
+
+    Other JSON files a GPU run writes beside the cases (``probes.json`` from
+    ``python -m benchmarks.probes``) are left out: they are not tables.
 
     Args:
         folder: A results folder such as ``benchmarks/results/cpu``.
@@ -412,4 +419,4 @@ def case_json_files(folder: Path) -> list[Path]:
     Returns:
         The sorted paths.
     """
-    return sorted(folder.glob("*.json"))
+    return sorted(p for p in folder.glob("*.json") if p.name not in NOT_CASE_FILES)

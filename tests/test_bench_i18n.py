@@ -245,3 +245,16 @@ def test_render_only_works_under_the_c_locale(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     for ja in sorted(out.glob("*.ja.md")):
         assert ja.read_text(encoding="utf-8") == (src / ja.name).read_text(encoding="utf-8"), ja.name
+
+
+def test_probes_json_beside_the_cases_is_not_read_as_a_case(tmp_path):
+    """`.ci/gpu` writes probes.json into benchmarks/results/cuda beside the cases; --render-only and
+    the table checks must skip it (it has no columns) instead of failing with a KeyError."""
+    import shutil
+
+    folder = tmp_path / "cuda"
+    folder.mkdir()
+    case = CASE_FILES[0]
+    shutil.copy(case, folder / case.name)
+    (folder / "probes.json").write_text('{"environment": {}, "probes": []}', encoding="utf-8")
+    assert [p.name for p in case_json_files(folder)] == [case.name]
