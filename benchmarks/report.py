@@ -48,10 +48,17 @@ def _percent(value: float) -> str:
     return f"{pct:.2f} %" if pct >= 0.1 or pct == 0 else f"{pct:.1e} %"
 
 
+def _sig3(value: float) -> str:
+    """Three significant digits; from 1,000 up a rounded whole number with thousands separators
+    (1,270 rather than ``1.27e+03``, as the pages write it)."""
+    text = f"{value:.3g}"
+    return f"{float(text):,.0f}" if abs(value) >= 1000 else text
+
+
 #: How a column turns a raw number into cell text, by name (the JSON records the name).
 FORMATS: dict[str, Callable[[Any], str]] = {
     "text": str,
-    "sig3": lambda v: f"{v:.3g}",  # milliseconds, TFLOP/s: three significant digits
+    "sig3": _sig3,  # milliseconds, TFLOP/s: three significant digits
     "times": lambda v: f"{v:.2f}x",  # a ratio such as 3.97x (3.97 倍 in Japanese: see _cell)
     "percent": _percent,  # a fraction as a percentage; scientific notation below 0.1 %
     "sci1": lambda v: f"{v:.1e}",
