@@ -22,6 +22,10 @@ from _common import lang
 SEARCH_BOOST = {
     "quantization/index.md": 1.5,
     "amp/index.md": 1.5,
+    # The page about torch.amp.GradScaler: the other AMP pages name it in passing, and once its
+    # H100 output made the page longer, the Japanese index ranked the AMP overview, FSDP and the
+    # GPU overview above it for "torch.amp.GradScaler".
+    "amp/grad-scaler.md": 1.3,
 }
 SEARCH_BOOST_PREFIX = {"reference/": 0.5}
 JA_SEARCH_EXCLUDE_PREFIX = "reference/"
