@@ -35,15 +35,20 @@ def gradients(loss):
 def report(label, grads):
     """Largest relative difference of a parameter's gradient from eager's, as a range."""
     diff = max(((g - e).norm() / e.norm()).item() for g, e in zip(grads, eager))
-    verdict = "differ (> 1e-3)" if diff > 1e-3 else "match (< 1e-5)" if diff < 1e-5 else "between 1e-5 and 1e-3"
-    print(f"{label:<38} gradients vs eager: {verdict}")
+    if diff > 1e-3:
+        result = "differ from eager's (> 1e-3)"
+    elif diff < 1e-5:
+        result = "match eager's (< 1e-5)"
+    else:
+        result = "differ from eager's by 1e-5 to 1e-3"
+    print(f"{label}:\n  gradients {result}")
 
 
 torch.manual_seed(0)
 model = Net()
 x, y = torch.randn(256, 64), torch.randint(0, 10, (256,))
 eager = gradients(amp_loss(model, x, y))
-print("backward_pass_autocast default:", repr(torch._functorch.config.backward_pass_autocast))
+print("backward_pass_autocast:", repr(torch._functorch.config.backward_pass_autocast))
 
 with warnings.catch_warnings():
     # Inductor's import uses torch.jit.script_method, which warns that it is deprecated (torch 2.11-2.13).
