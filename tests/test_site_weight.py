@@ -30,8 +30,9 @@ BUDGETS = {
 # recipe sections arrived (en 879 KB, ja 803 KB on 2026-11-24); no page's share is out of line
 # (the largest is the storage API reference, 44 KB of text).
 # 1,000 KB since the support matrix's per-capability tables, the PT2E benchmark and the Japanese
-# comments' pages arrived (en 956 KB on 2026-11-24).
-SEARCH_INDEX_BUDGET = 1000 * KB
+# comments' pages arrived (en 956 KB on 2026-11-24); 1,050 KB since the H100 run's outputs, the
+# benchmarks page's GPU section, the probes and the compiled-backward section (en 1,001 KB on 2026-11-26).
+SEARCH_INDEX_BUDGET = 1050 * KB
 # No stylesheet may be larger than this (the notebook CSS was 595 KB inline on every notebook page).
 STYLESHEET_BUDGET = 150 * KB
 
