@@ -7,7 +7,7 @@ rendered reference pages, with the terms a Japanese reference manual uses.
 
 from __future__ import annotations
 
-from _common import lang, soup
+from _common import edited, lang, page_tree
 
 LABELS = {
     "デスクリプション": "説明",
@@ -31,13 +31,13 @@ LABELS = {
 
 
 def on_page_content(html, page, config, **kwargs):
-    if lang(config) != "ja" or "doc-section-title" not in html and "<th" not in html:
+    if lang(config) != "ja":
         return html
-    tree = soup(html)
+    tree = page_tree(html, page)  # parsed once for every hook (_common.py)
     changed = False
     for el in tree.select("th, span.doc-section-title"):
         text = el.get_text(strip=True)
         if text in LABELS and LABELS[text] != text:
             el.string = LABELS[text]
             changed = True
-    return str(tree) if changed else html
+    return edited(html, page) if changed else html

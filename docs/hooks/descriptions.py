@@ -19,8 +19,9 @@ one of them a ``description:`` in its front matter. Checked by tests/test_site_f
 from __future__ import annotations
 
 import re
+from copy import copy
 
-from _common import lang, soup
+from _common import lang, page_tree, soup
 from mkdocs.exceptions import PluginError
 
 LIMITS = {"ja": 120, "en": 160}
@@ -35,9 +36,6 @@ SKIP = (
 DOWNLOAD_LINKS = "a.snippet-download, a.notebook-download, a[download]"
 SENTENCE_END = {"ja": re.compile(r"。」?|[!?！？]"), "en": re.compile(r"[.!?](?=\s|$)")}
 NOT_SENTENCE_END = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx)\.$", re.IGNORECASE)
-
-READ_FIRST = (12_000, 60_000)  # characters of a page's HTML read before all of it
-CUT = "description-read-up-to-here"
 
 _descriptions: dict[str, dict[str, str]] = {}  # site_dir -> page src_uri -> description
 
@@ -67,41 +65,37 @@ def _what(element) -> str | None:
     return text
 
 
-def _first_prose(tree, language: str, truncated: bool) -> str | None:
-    """The page's opening text in ``tree``; None where ``tree`` (``truncated``: the first part
-    of a page, ending in the CUT marker) ends before a whole one."""
-    for element in tree.select(SKIP):
-        element.decompose()
+def first_prose_in(tree, language: str) -> str:
+    """The page's opening text: its "What:" bullet or its first paragraph of running text.
+
+    ``tree`` is the page's content (docs/hooks/_common.py: one tree for all hooks), so it is not
+    changed: what is not running text (``SKIP``) is left out of each candidate's copy.
+    """
+    skipped = set(map(id, tree.select(SKIP)))
     fallback = ""
     for element in tree.find_all(["p", "li"]):
-        if element.get("id") == CUT or element.find(id=CUT) is not None:
-            return None  # this element goes on past the part that was read
-        if element.name == "li" or element.find_parent("li") is None:
-            text = _what(element)
+        if id(element) in skipped or any(id(parent) in skipped for parent in element.parents):
+            continue
+        in_list = element.find_parent("li") is not None
+        candidate = copy(element)  # a copy of this element alone, without what is not running text
+        for inner in candidate.select(SKIP):
+            inner.decompose()
+        if element.name == "li" or not in_list:
+            text = _what(candidate)
             if text:
                 return text
-        if element.name == "li" or element.find_parent("li") is not None or element.select_one(DOWNLOAD_LINKS):
+        if element.name == "li" or in_list or candidate.select_one(DOWNLOAD_LINKS):
             continue
-        text = plain(element)
+        text = plain(candidate)
         if len(text) >= MIN_LENGTH[language]:
             return text
         fallback = fallback or text
-    return None if truncated else fallback
+    return fallback
 
 
 def first_prose(html_content: str, language: str) -> str:
-    """The text a page opens with: its "What:" bullet or its first paragraph of running text.
-
-    Parsing a whole page costs tens of milliseconds (an API page is 300 KB) and the text
-    is near the top: the first few kilobytes are read first, with a marker where they end,
-    and more only when no whole paragraph came before the marker.
-    """
-    for size in READ_FIRST:
-        if len(html_content) > size:
-            text = _first_prose(soup(html_content[:size] + f'<hr id="{CUT}">'), language, truncated=True)
-            if text is not None:
-                return text
-    return _first_prose(soup(html_content), language, truncated=False) or ""
+    """:func:`first_prose_in` of a page's HTML."""
+    return first_prose_in(soup(html_content), language)
 
 
 def shorten(text: str, language: str) -> str:
@@ -133,6 +127,10 @@ def description(html_content: str, language: str) -> str:
     return shorten(first_prose(html_content, language), language)
 
 
+def description_in(tree, language: str) -> str:
+    return shorten(first_prose_in(tree, language), language)
+
+
 def on_pre_build(config, **kwargs):
     _descriptions[config["site_dir"]] = {}
 
@@ -148,7 +146,7 @@ def on_page_content(html_content, page, config, files, **kwargs):
                 f" (at most {LIMITS[language]} in this language)"
             )
     else:
-        text = description(html_content, language)
+        text = description_in(page_tree(html_content, page), language)  # parsed once for every hook (_common.py)
         if not text:
             raise PluginError(f"{page.file.src_uri}: no paragraph to describe the page: add `description:` to its front matter")
     page.meta["description"] = text

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from _common import soup
+from _common import page_html, page_tree, soup
 from mkdocs.exceptions import PluginError
 
 MARKER = re.compile(
@@ -23,8 +23,12 @@ _found: dict[str, list[str]] = {}  # site_dir -> "page: line"
 
 def markers(html_content: str) -> list[str]:
     """The lines of the page's code blocks that are test metadata."""
+    return markers_in(soup(html_content))
+
+
+def markers_in(tree) -> list[str]:
     lines = []
-    for pre in soup(html_content).find_all("pre"):
+    for pre in tree.find_all("pre"):
         for line in pre.get_text().splitlines():
             if MARKER.search(line):
                 lines.append(line.strip())
@@ -32,9 +36,10 @@ def markers(html_content: str) -> list[str]:
 
 
 def on_page_content(html_content, page, config, files, **kwargs):
-    for line in markers(html_content):
+    # The last hook (mkdocs.yml): it reads the tree the hooks before it edited, and writes it back.
+    for line in markers_in(page_tree(html_content, page)):
         _found.setdefault(config["site_dir"], []).append(f"{page.file.src_uri}: {line}")
-    return html_content
+    return page_html(html_content, page)
 
 
 def on_post_build(config, **kwargs):

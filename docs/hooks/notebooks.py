@@ -29,7 +29,7 @@ from importlib import metadata
 from pathlib import Path
 
 import tinycss2
-from _common import DOCS, REPO, lang, soup
+from _common import DOCS, REPO, edited, lang, page_tree, soup
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import normalize_url
 
@@ -162,12 +162,12 @@ def _localize_labels(tree, config) -> None:
 def on_page_content(html_content, page, config, files, **kwargs):
     if not _is_notebook(page):
         return html_content
-    tree = soup(html_content)
+    tree = page_tree(html_content, page)  # parsed once for every hook (_common.py)
     _localize_labels(tree, config)
     _fix_headings(tree, page)
     _fix_md_links(tree, page, files)
     _move_css(tree, page, config)
-    return str(tree)
+    return edited(html_content, page)
 
 
 def _classes_of(tokens) -> set[str] | None:

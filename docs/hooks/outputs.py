@@ -22,7 +22,7 @@ its output.
 
 from __future__ import annotations
 
-from _common import REPO, label, lang, soup
+from _common import REPO, edited, label, lang, page_tree
 
 from docs_tools.docs_model import parse_markdown
 from docs_tools.outputs import normalize_output
@@ -104,9 +104,9 @@ def move_download_links(tree) -> None:
 def on_page_content(html_content, page, config, files, **kwargs):
     if page.file.src_uri.endswith(".ipynb"):
         return html_content
-    tree = soup(html_content)
+    tree = page_tree(html_content, page)  # parsed once for every hook (_common.py)
     if not label_outputs(tree, label(OUTPUT_LABEL, config)):
         return html_content
     stamp_recorded_outputs(tree, recorded_outputs(page.markdown or ""), lang(config))
     move_download_links(tree)
-    return str(tree)
+    return edited(html_content, page)

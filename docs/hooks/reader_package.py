@@ -36,7 +36,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from _common import REPO, label, soup
+from _common import REPO, edited, label, page_tree, soup
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
@@ -112,7 +112,7 @@ def build_wheel(package_files: list[str]) -> Path:
         if proc.returncode != 0 or len(built) != 1:
             raise PluginError(f"building the reader wheel failed:\n{proc.stdout}\n{proc.stderr}")
         cache.mkdir(parents=True, exist_ok=True)
-        partial = cache / (built[0].name + ".part")
+        partial = cache / f"{built[0].name}.{os.getpid()}.part"  # both languages may build at once
         shutil.copyfile(built[0], partial)
         os.replace(partial, cache / built[0].name)  # atomic: a concurrent build sees all of it or nothing
         return cache / built[0].name
@@ -134,7 +134,7 @@ def build_source_archive(all_files: list[str], version: str) -> Path:
             info.size = len(data)
             info.mode = 0o755 if os.access(REPO / name, os.X_OK) else 0o644
             tar.addfile(info, io.BytesIO(data))
-    partial = path.with_name(path.name + ".part")
+    partial = path.with_name(f"{path.name}.{os.getpid()}.part")  # both languages may build at once
     with open(partial, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
         gz.write(buffer.getvalue())
     os.replace(partial, path)
@@ -215,7 +215,7 @@ def _note(tree, page, config, files):
 
 
 def on_page_content(html_content, page, config, files, **kwargs):
-    tree = soup(html_content)
+    tree = page_tree(html_content, page)  # parsed once for every hook (_common.py)
     if not page_uses_package(tree):
         return html_content
     note = _note(tree, page, config, files)
@@ -224,4 +224,4 @@ def on_page_content(html_content, page, config, files, **kwargs):
         heading.insert_after(note)
     else:
         tree.insert(0, note)
-    return str(tree)
+    return edited(html_content, page)
