@@ -66,20 +66,36 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="needs a CUDA GPU; none on this machine (runs on the GPU machine)"))
         if "slow" in item.keywords and not run_slow:
             item.add_marker(pytest.mark.skip(reason="slow opt-in check; run with --run-slow"))
-    _schedule_site_build_first(items)
+    _schedule_site_tests_last(items)
 
 
-def _schedule_site_build_first(items) -> None:
-    """Order the run so that the site build (about two minutes) overlaps other work.
+def _schedule_site_tests_last(items) -> None:
+    """Order the run so that the site builds overlap the tests that need no site.
 
-    xdist hands out tests in collection order, the first ones one per worker in turn. With one
-    test that needs the built site first and every other one after the tests that do not, one
-    worker builds the site while the other runs the rest of the suite; before, the second worker
-    reached a browser test early and waited out most of the build (92 s in a timed run).
+    The builds start in the background as soon as the tests are collected (pytest_collection_finish);
+    xdist hands out tests in collection order, so both workers run the rest of the suite while
+    the site is built, and reach the site tests when it is (or nearly) ready.
     """
-    needs_site = ["built_site" in getattr(item, "fixturenames", ()) for item in items]
-    if not any(needs_site):
+    needs_site = {id(item) for item in items if "built_site" in getattr(item, "fixturenames", ())}
+    items.sort(key=lambda item: id(item) in needs_site)  # stable: the order within each group is kept
+
+
+def pytest_collection_finish(session):
+    """One process per run (the first xdist worker, or pytest itself without xdist) starts the
+    site builds the selected tests need (tests/support/site_fixtures.py, the site build cache)."""
+    config = session.config
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or config.option.collectonly:
         return
-    first = needs_site.index(True)
-    order = {id(item): (0 if i == first else 2 if needs_site[i] else 1) for i, item in enumerate(items)}
-    items.sort(key=lambda item: order[id(item)])  # stable: the order within each group is kept
+    from tests.support.site_fixtures import start_prebuild
+
+    fixtures = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    factory = getattr(config, "_tmp_path_factory", None)  # pytest's tmp_path_factory, as its fixture gets it
+    if factory is not None:
+        base = factory.getbasetemp()
+        start_prebuild(fixtures, base.parent if "PYTEST_XDIST_WORKER" in os.environ else base)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    from tests.support.site_fixtures import stop_prebuild
+
+    stop_prebuild(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)

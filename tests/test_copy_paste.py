@@ -32,6 +32,12 @@ all the blocks above it. A failure names the page, the block number and the erro
 The two languages carry the same code (test_parity.py), with comments and docstrings in the
 page's language (docs_tools.localize): when their block sequences are the same program token
 for token the page runs once, in its Japanese version, and counts for both.
+
+A page that passed is not run again while nothing that decides its outcome changed
+(``page_cache``; the key, copy_paste.page_run_key: the blocks as copied with their expected
+outputs and rules, the files saved beside them, the warnings policy, the wheel's files, the
+reader venv's key and packages (torch's version among them), the CPU class, the environment
+the blocks run in and the code that runs and judges them). A page that failed runs every time.
 """
 
 from __future__ import annotations
@@ -41,14 +47,15 @@ import json
 import pytest
 
 from tests.support.copy_paste import (
+    PageCache,
     ReaderVenv,
     page_data_files,
     page_plan,
     plan_key,
-    problems,
     reader_env,
     reader_venv_path,
-    run_pasted,
+    run_context,
+    run_page,
     site_wheel,
     skipped_blocks,
 )
@@ -86,12 +93,23 @@ def reader(built_site):
     except AssertionError as error:
         pytest.fail(f"the built site has no wheel for readers to install: {error}", pytrace=False)
     with ReaderVenv(venv).use(wheel) as ready:
-        yield ready
+        env = reader_env(ready)
+        yield ready, env, run_context(ready, wheel, env)
+
+
+@pytest.fixture(scope="session")
+def page_cache():
+    """The pages' passing runs, kept by everything that decides them (copy_paste.page_run_key), so
+    that a page runs again only when one of those changed (README "What the caches key on")."""
+    cache = PageCache()
+    yield cache
+    cache.prune()
 
 
 @pytest.mark.parametrize("rel", _pages())
-def test_page_pastes_cleanly(rel, built_site, reader, tmp_path, record_property):
-    plans = {lang: page_plan(built_site, lang, rel, reader.has_module) for lang in LANGS}
+def test_page_pastes_cleanly(rel, built_site, reader, page_cache, tmp_path, record_property):
+    venv, env, context = reader
+    plans = {lang: page_plan(built_site, lang, rel, venv.has_module) for lang in LANGS}
     files = {lang: page_data_files(built_site, lang, rel) for lang in LANGS}
     runs = {}
     for lang, blocks in plans.items():
@@ -103,8 +121,7 @@ def test_page_pastes_cleanly(rel, built_site, reader, tmp_path, record_property)
         workdir = tmp_path / "-".join(langs)
         workdir.mkdir()
         timeout = 120 + sum(b.timeout for b in blocks if b.kind == "file") + 60 * len(blocks)
-        outcome = run_pasted(blocks, workdir, reader_env(reader), timeout, files[langs[0]], python=reader.python)
-        found += problems(where, blocks, outcome)
+        found += run_page(where, blocks, files[langs[0]], context, env, workdir, timeout, venv.python, page_cache)[0]
         skipped += skipped_blocks(where, blocks, langs)
     record_property(SKIPPED_PROPERTY, json.dumps(skipped))
     assert not found, "\n\n".join(found)
@@ -161,14 +178,15 @@ def test_downloaded_diagram_scripts_run_for_readers(built_site, reader, tmp_path
 
     scripts = sorted((built_site / lang / "snippets" / "diagrams").glob("*.py"))
     assert len(scripts) >= 3, scripts
-    env = reader_env(reader)
+    venv, env, _ = reader
+    env = dict(env)
     if lang == "ja":
         env["FIGURE_LANG"] = "ja"
     for script in scripts:
         work = tmp_path / script.stem
         work.mkdir()
         shutil.copy(script, work / script.name)
-        proc = subprocess.run([str(reader.python), "-W", "error", script.name], cwd=work, env=env,
+        proc = subprocess.run([str(venv.python), "-W", "error", script.name], cwd=work, env=env,
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0 and not proc.stderr, f"{lang}/{script.name}:\n{proc.stderr}"
         assert (work / f"{script.stem}.svg").is_file(), f"{lang}/{script.name} saved no {script.stem}.svg"

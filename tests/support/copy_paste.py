@@ -375,9 +375,31 @@ def reader_venv_key() -> str:
     return digest.hexdigest()[:16]
 
 
+def cache_home() -> Path:
+    """``${XDG_CACHE_HOME:-~/.cache}/pytorch-precision-guide``: what the clones on a machine share."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / CACHE_NAME
+
+
 def reader_venv_path() -> Path:
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache_home / CACHE_NAME / f"reader-{reader_venv_key()}"
+    return cache_home() / f"reader-{reader_venv_key()}"
+
+
+# The CPU features that change what torch computes on a CPU (which kernels it dispatches to).
+CPU_FLAGS = ("amx_tile", "amx_bf16", "amx_int8", "avx512_fp16", "avx512_bf16", "avx512_vnni", "avx512f", "avx2")
+
+
+@cache
+def cpu_class() -> str:
+    """The machine, the CPU features of ``CPU_FLAGS`` it has and the cores this process may use:
+    results computed on one CPU class are kept for that class only."""
+    flags: set[str] = set()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{platform.machine()} {' '.join(f for f in CPU_FLAGS if f in flags)} cores={cores}"
 
 
 @contextlib.contextmanager
@@ -529,6 +551,99 @@ def skip_summary(records: list[dict]) -> str:
         lines += [f"         {r['page']} block {r['block']} ({r['origin']})" for r in rs]
     return "\n".join(lines)
 
+
+# -- the pages' outcomes, kept while nothing that decides them changes ------------------------------
+
+# What decides a run's outcome besides the page (README "What the caches key on"): the code that
+# runs the blocks and judges what they printed.
+RUNNER_FILES = ("tests/support/copy_paste.py", "tests/support/paste_driver.py", "docs_tools/outputs.py",
+                "docs_tools/warning_policy.py")
+# Variables of the reader's environment left out of the key: the shell changes them from one
+# command to the next, and PWD is the page's own empty folder (a new one in every run).
+SHELL_STATE = ("PWD", "OLDPWD", "SHLVL", "_")
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """Everything besides the page's blocks and downloads that decides whether a page passes."""
+
+    wheel: str  # the hash of the files of the wheel the site offers (installed in the reader venv)
+    venv: str  # the reader venv's key (constraints.txt, requirement lists, Python)
+    packages: tuple[str, ...]  # what the reader venv holds (its *.dist-info), torch's version among them
+    cpu: str  # cpu_class(): the CPU features that change what torch computes, and the cores
+    env: tuple[tuple[str, str], ...]  # the environment the blocks run in, without SHELL_STATE
+    runner: str  # the hash of RUNNER_FILES
+
+    @property
+    def torch(self) -> str:
+        return next((p.removesuffix(".dist-info").split("-")[1] for p in self.packages if p.startswith("torch-")), "none")
+
+
+def run_context(venv: ReaderVenv, wheel: Path, env: dict[str, str]) -> RunContext:
+    site_packages = sorted(venv.path.glob("lib/python*/site-packages"))
+    packages = tuple(sorted(d.name for sp in site_packages for d in sp.glob("*.dist-info")))
+    runner = hashlib.sha256(b"".join((REPO / f).read_bytes() for f in RUNNER_FILES)).hexdigest()
+    return RunContext(wheel=_wheel_content(wheel), venv=venv.path.name, packages=packages, cpu=cpu_class(),
+                      env=tuple(sorted((k, v) for k, v in env.items() if k not in SHELL_STATE)), runner=runner)
+
+
+def page_run_key(blocks: list[Block], files: dict[str, str], context: RunContext, timeout: int) -> str:
+    """The hash of everything a page's run depends on: the blocks as copied (with their expected
+    outputs, tolerance rules, allowed stderr, skips, titles, timeouts), the files saved beside them,
+    the warnings policy and the context."""
+    allowed = [{"prefix": e.prefix, "category": e.category} for e in warning_policy.ALLOWED]
+    payload = {"blocks": [asdict(b) for b in blocks], "files": files, "warnings": allowed,
+               "context": asdict(context), "timeout": timeout}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+@dataclass
+class PageCache:
+    """The runs that passed, by :func:`page_run_key`, in ``<cache home>/copy-paste/`` (shared by the
+    clones on the machine). A run that failed is not kept: it runs again every time."""
+
+    root: Path = field(default_factory=lambda: cache_home() / "copy-paste")
+    keep_days: int = 14
+
+    def passed(self, key: str) -> bool:
+        record = self.root / f"{key}.json"
+        if not record.is_file():
+            return False
+        record.touch()  # last used
+        return True
+
+    def record_pass(self, key: str, info: dict) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        partial = self.root / f"{key}.{os.getpid()}.part"
+        partial.write_text(json.dumps(info) + "\n", encoding="utf-8")
+        os.replace(partial, self.root / f"{key}.json")
+
+    def prune(self) -> None:
+        """Forget the passes nobody looked up for ``keep_days`` days."""
+        for record in self.root.glob("*.json"):
+            with contextlib.suppress(OSError):
+                if time.time() - record.stat().st_mtime > self.keep_days * 86400:
+                    record.unlink()
+
+
+def run_page(where: str, blocks: list[Block], files: dict[str, str], context: RunContext, env: dict[str, str],
+             workdir: Path, timeout: int, python: str | Path | None, cache: PageCache | None,
+             runner: Callable[..., Outcome] = run_pasted) -> tuple[list[str], bool]:
+    """(the problems, whether it ran): a page whose key passed before is not run again.
+
+    ``env`` is the environment the blocks run in, ``context.env`` the same without SHELL_STATE.
+    """
+    if tuple(sorted((k, v) for k, v in env.items() if k not in SHELL_STATE)) != context.env:
+        raise AssertionError("the page would run in another environment than the one its key names")
+    key = page_run_key(blocks, files, context, timeout)
+    if cache is not None and cache.passed(key):
+        return [], False
+    outcome = runner(blocks, workdir, env, timeout, files, python=python)
+    found = problems(where, blocks, outcome)
+    if not found and cache is not None:
+        cache.record_pass(key, {"page": where, "blocks": len(blocks), "torch": context.torch, "cpu": context.cpu,
+                                "when": time.strftime("%Y-%m-%d %H:%M:%S")})
+    return found, True
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["ensure-reader-venv"]:
