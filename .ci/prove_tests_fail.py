@@ -203,6 +203,13 @@ PY""",
     Mutation("an English interface string on the Japanese site (the permalink title)",
              "sed -i '/permalink_title: この見出しへのリンク/d' mkdocs.yml",
              ["tests/test_site_ui_ja.py", "-k", "japanese_interface"], r"japanese_interface"),
+    # -- issue 31: what the caches keep must not outlive what it was computed from --
+    Mutation("reference_impl changed under an unchanged page (the wheel the copy-paste test installs: the page's kept pass must not be reused)",
+             "sed -i 's/round_up = (dropped > half) | ((dropped == half) \\& kept_is_odd)/round_up = dropped >= half/' reference_impl/storage/rounding.py",
+             ["tests/test_copy_paste.py", "-k", "half-vs-float.md"], r"test_page_pastes_cleanly\[storage/half-vs-float\.md\]"),
+    Mutation("a hook's code changed, not the config (the site build cache must build again)",
+             """sed -i 's/    page.meta\\["description"\\] = text/    page.meta["description"] = "One text for every page."/' docs/hooks/descriptions.py""",
+             ["tests/test_site_findable.py", "-k", "description"], r"description"),
     # -- issue 26: the GPU benchmark's method --
     Mutation("float8 timing includes the cast (the operands quantized inside the timed call)",
              """sed -i 's/calls\\["float8_e4m3fn"\\] = lambda: float8_matmul(a8, scale_a, b8, scale_b)/calls["float8_e4m3fn"] = lambda: float8_scaled_matmul(a32, b32)/' benchmarks/cases/gpu_matmul.py""",
