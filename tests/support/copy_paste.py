@@ -403,7 +403,9 @@ def cpu_class() -> str:
 
 
 @contextlib.contextmanager
-def _flock(path: Path, mode: int) -> Iterator[int]:
+def flock(path: Path, mode: int = fcntl.LOCK_EX) -> Iterator[int]:
+    """Hold ``fcntl.flock(mode)`` on ``path`` (created if missing) for the ``with`` block: the locks
+    of the caches shared by clones (reader virtualenv, copy-paste passes, site builds)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -424,7 +426,7 @@ def ensure_reader_venv(log: Callable[[str], None] = print) -> Path:
     if done.is_file():
         done.touch()  # last used: _prune keeps recently used venvs
         return venv
-    with _flock(venv.with_name(venv.name + ".lock"), fcntl.LOCK_EX):
+    with flock(venv.with_name(venv.name + ".lock"), fcntl.LOCK_EX):
         if done.is_file():
             return venv
         if venv.exists():
@@ -451,7 +453,7 @@ def _prune(keep: Path, days: int = 14) -> None:
             continue
         done = other / ".complete"
         if done.is_file() and time.time() - done.stat().st_mtime > days * 86400:
-            with contextlib.suppress(BlockingIOError), _flock(other / ".in-use", fcntl.LOCK_EX | fcntl.LOCK_NB):
+            with contextlib.suppress(BlockingIOError), flock(other / ".in-use", fcntl.LOCK_EX | fcntl.LOCK_NB):
                 shutil.rmtree(other, ignore_errors=True)
 
 
@@ -497,7 +499,7 @@ class ReaderVenv:
         want = _wheel_content(wheel)
         stamp = self.path / ".reader-wheel"
         lock = self.path / ".in-use"
-        with _flock(lock, fcntl.LOCK_SH) as fd:
+        with flock(lock, fcntl.LOCK_SH) as fd:
             if not (stamp.is_file() and stamp.read_text().strip() == want):
                 fcntl.flock(fd, fcntl.LOCK_UN)
                 fcntl.flock(fd, fcntl.LOCK_EX)

@@ -51,7 +51,7 @@ from urllib.parse import urlparse
 import pytest
 
 from docs_tools.docs_model import CONFIGS, REPO
-from tests.support.copy_paste import cache_home, cpu_class
+from tests.support.copy_paste import cache_home, cpu_class, flock
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -126,17 +126,6 @@ def build_key(config: Path, name: str, env: dict[str, str], inputs: str | None =
     return digest.hexdigest()[:24]
 
 
-@contextlib.contextmanager
-def _flock(path: Path, mode: int = fcntl.LOCK_EX):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, mode)
-        yield fd
-    finally:
-        os.close(fd)
-
-
 _run_dir: Path | None = None  # this test run's folder shared by its workers (built_site sets it)
 
 
@@ -164,7 +153,7 @@ def cached_build(config: Path, name: str, env: dict[str, str] | None = None, run
     run_dir = run_dir or _run_dir
     failed = run_dir / f"site-build-failed-{key}.json" if run_dir else None
     if not record_file.is_file():
-        with _flock(cache / f"{key}.lock"):
+        with flock(cache / f"{key}.lock"):
             if not record_file.is_file():
                 if failed is not None and failed.is_file():
                     return entry, _proc(args, json.loads(failed.read_text(encoding="utf-8")))
@@ -220,7 +209,7 @@ def _prune(cache: Path, keep: Path) -> None:
                      key=lambda e: (e / "build.json").stat().st_mtime, reverse=True)
     for old in entries[KEEP_BUILDS - 1:]:
         # (its lock file stays: removing a lock file another process may be waiting on breaks the lock)
-        with contextlib.suppress(BlockingIOError), _flock(cache / f"{old.name}.lock", fcntl.LOCK_EX | fcntl.LOCK_NB):
+        with contextlib.suppress(BlockingIOError), flock(cache / f"{old.name}.lock", fcntl.LOCK_EX | fcntl.LOCK_NB):
             shutil.rmtree(old, ignore_errors=True)
 
 
@@ -243,7 +232,7 @@ def mkdocs_build(config, out, env: dict[str, str] | None = None) -> subprocess.C
     out = Path(out)
     entry, proc = cached_build(Path(config), out.name, env)
     if proc.returncode == 0:
-        with _flock(entry.with_name(f"{entry.name}.lock"), fcntl.LOCK_SH):  # not pruned while copied
+        with flock(entry.with_name(f"{entry.name}.lock"), fcntl.LOCK_SH):  # not pruned while copied
             _copy_out(entry, out.name, out)
     return proc
 
@@ -315,7 +304,7 @@ def built_site(tmp_path_factory, worker_id):
     shared = run_dir_of(tmp_path_factory, worker_id)
     _run_dir = shared
     out, failure = shared / "site", shared / "site-build-failure.txt"
-    with _flock(shared / "site.lock"):
+    with flock(shared / "site.lock"):
         if not (out / ".built").exists() and not failure.exists():
             procs = build_all([(config, out / lang, None) for lang, config in CONFIGS.items()])
             for lang, proc in zip(CONFIGS, procs):
