@@ -1,0 +1,95 @@
+"""Two languages, one truth beyond code: numbers, footnotes, links and images section by section.
+
+tests/test_parity.py holds the code, headings and structure of the two languages equal. This file
+holds what the prose says equal too, per section (heading id; docs_tools/figures.py reads the
+prose, tables and admonitions with the Markdown model, outside code and comments):
+
+- the numbers: a figure changed on one page ("3.8×" → "3.5×", "65519" → "65521") fails;
+- the footnote references, link targets and image targets.
+
+Each is compared as a multiset per section, not as a sequence: Japanese puts the parts of a sentence
+in another order than English ("at n = 1024, A is 3× faster" is 「n = 1024 では A が 3 倍速い」), so the
+order of two numbers in a sentence is not the same in both languages; every number, its value and
+how many times the section writes it, is. Integers from 0 to 10 written alone are not compared:
+English writes small counts as words ("two layers", "twice", "half") where Japanese writes digits
+(「2 つの層」「2 倍」); the figures among them (``8 bits``, ``4×``) are tied to their sources in both
+languages by tests/test_prose_figures.py. Full-width digits and 万 are normalised
+(docs_tools.figures.normalise); thousands separators are dropped.
+
+The comments and docstrings of every script (snippets/**/*.py) are translated in its
+``<name>.ja.toml``: each entry's Japanese has the numbers of its English (small counts aside, as on the pages).
+"""
+
+from __future__ import annotations
+
+import collections
+import tomllib
+
+import pytest
+
+from docs_tools.docs_model import DOCS, REPO, SNIPPETS, page_files
+from docs_tools.figures import FOOTNOTE, LINK, numbers, sections
+
+PAGES = [rel for rel in page_files("en") if rel.endswith(".md") and (DOCS / "ja" / rel).exists()]
+
+
+def compared(prose: str) -> list[str]:
+    """The numbers of a prose line that must be the same in both languages (see the module's docstring)."""
+    return [n for n in numbers(prose) if not (n.isdigit() and int(n) <= 10)]
+
+
+def by_section(lang: str, rel: str) -> dict[str, dict[str, collections.Counter]]:
+    """Per section id: the numbers, footnote references, link targets and image targets it writes."""
+    out: dict[str, dict[str, collections.Counter]] = {}
+    for line in sections((DOCS / lang / rel).read_text(encoding="utf-8")):
+        kinds = out.setdefault(line.section, {k: collections.Counter() for k in ("numbers", "footnotes", "links", "images")})
+        kinds["numbers"].update(compared(line.prose))
+        kinds["footnotes"].update(FOOTNOTE.findall(line.raw))
+        for m in LINK.finditer(line.raw):
+            kinds["images" if m.group(1) else "links"][m.group(2)] += 1
+    return out
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_same_numbers_links_and_footnotes_per_section(rel):
+    ja, en = by_section("ja", rel), by_section("en", rel)
+    problems = []
+    for section in sorted(set(ja) | set(en)):
+        empty = {k: collections.Counter() for k in ("numbers", "footnotes", "links", "images")}
+        j, e = ja.get(section, empty), en.get(section, empty)
+        for kind in e:
+            if j[kind] != e[kind]:
+                problems.append(f"#{section} {kind}: only in en {dict(e[kind] - j[kind])}, only in ja {dict(j[kind] - e[kind])}")
+    assert not problems, (
+        f"{rel}: the two languages differ (docs/en/{rel} vs docs/ja/{rel}); correct the page that is wrong, "
+        "prefer digits in both languages (then run `python -m docs_tools.translations --update docs/ja/" + rel + "`):\n  "
+        + "\n  ".join(problems)
+    )
+
+
+TOMLS = sorted(p.relative_to(REPO).as_posix() for p in SNIPPETS.rglob("*.ja.toml"))
+
+
+@pytest.mark.parametrize("path", TOMLS)
+def test_japanese_comments_have_the_numbers_of_the_english(path):
+    data = tomllib.loads((REPO / path).read_text(encoding="utf-8"))
+    problems = []
+    for kind, entries in data.items():
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if not isinstance(entry, dict) or "en" not in entry or "ja" not in entry:
+                continue
+            en, ja = collections.Counter(compared(entry["en"])), collections.Counter(compared(entry["ja"]))
+            if en != ja:
+                problems.append(f"{entry['en'][:60]!r}: only in en {dict(en - ja)}, only in ja {dict(ja - en)}")
+    assert not problems, f"{path}: Japanese comments whose numbers differ from the English:\n  " + "\n  ".join(problems)
+
+
+def test_the_parity_model_reads_links_footnotes_and_numbers():
+    text = ("# T {#t}\n\nSee [a](x.md#y) and ![b](img/z.svg \"t\")[^1], 65519 rounds, 2 layers, 3.8× and 1,024.\n"
+            "`65521` is code <!-- 99 -->\n")
+    (line,) = [ln for ln in sections(text) if "See" in ln.raw]
+    assert compared(line.prose) == ["65519", "3.8", "1024"]
+    assert FOOTNOTE.findall(line.raw) == ["1"]
+    assert [(m.group(1), m.group(2)) for m in LINK.finditer(line.raw)] == [("", "x.md#y"), ("!", "img/z.svg")]
