@@ -214,6 +214,20 @@ PY""",
     Mutation("float8 timing includes the cast (the operands quantized inside the timed call)",
              """sed -i 's/calls\\["float8_e4m3fn"\\] = lambda: float8_matmul(a8, scale_a, b8, scale_b)/calls["float8_e4m3fn"] = lambda: float8_scaled_matmul(a32, b32)/' benchmarks/cases/gpu_matmul.py""",
              ["tests/test_bench_gpu_cases.py", "-k", "product_alone"], r"product_alone"),
+    # -- issue 30: every number has a source, and both languages say the same numbers --
+    Mutation("a prose figure changed in both languages with the translation record updated (3.8x -> 3.5x smaller)",
+             "sed -i 's/the stored weights are 3.8× smaller/the stored weights are 3.5× smaller/' docs/en/quantization/alternatives.md"
+             " && sed -i 's/格納される重みは 3.8 分の 1/格納される重みは 3.5 分の 1/' docs/ja/quantization/alternatives.md"
+             " && .venv/bin/python -m docs_tools.translations --update docs/ja/quantization/alternatives.md"
+             " && grep -q '3.5 分の 1' docs/ja/quantization/alternatives.md && grep -q '3.5× smaller' docs/en/quantization/alternatives.md",
+             ["tests/test_prose_figures.py", "-k", "alternatives"], r"test_declared_figure_is_what_its_source_says\[quantization/alternatives\.md:3\.8"),
+    Mutation("a number in a Japanese comment (65519 -> 65521, which rounds to inf)",
+             "sed -i \"s/^ja = '上端での丸め。65519/ja = '上端での丸め。65521/\" snippets/storage/float16_range.ja.toml"
+             " && grep -q 65521 snippets/storage/float16_range.ja.toml",
+             ["tests/test_parity_numbers.py", "-k", "float16_range"], r"test_japanese_comments_have_the_numbers_of_the_english\[snippets/storage/float16_range"),
+    Mutation("a number changed on one language's page only (Japanese prose: 65504 -> 65503)",
+             "sed -i '0,/65504/s//65503/' docs/ja/storage/half-vs-float.md",
+             ["tests/test_parity_numbers.py", "-k", "half-vs-float"], r"test_same_numbers_links_and_footnotes_per_section\[storage/half-vs-float"),
 ]
 
 
