@@ -47,37 +47,57 @@ VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){2,}(?![\w])")
 @dataclass(frozen=True)
 class Line:
     section: str  # the id of the nearest heading above (the page's first heading's id before any)
-    lineno: int  # 1-based
-    raw: str  # the line without comments, code spans (a placeholder), heading ids and include lines
+    lineno: int  # 1-based, of the block's first line
+    raw: str  # the block without comments, code spans (a placeholder) and heading ids
     prose: str  # ``raw`` without link targets, footnote references, attribute lists and HTML tags
 
 
 def sections(text: str) -> list[Line]:
-    """The prose lines of a Markdown page, each with the section (heading id) it belongs to."""
+    """The prose blocks of a Markdown page (paragraphs, list items, table rows, admonition bodies:
+    consecutive non-blank lines, joined with their line breaks so that a code span or a link that
+    wraps is still one), each with the section (heading id) it belongs to."""
     text = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     text = _MATH.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     inside = fence_lines(text)
     out: list[Line] = []
     section = ""
+    block: list[str] = []
+    start = 0
+
+    def flush() -> None:
+        if block:
+            joined = "\n".join(block)
+            raw = _HEADING_ID_ANY.sub("", _INLINE_CODE_WRAPPED.sub(lambda m: "`code`" + "\n" * m.group(0).count("\n"), joined))
+            out.append(Line(section, start + 1, raw, _strip_targets(raw)))
+            block.clear()
+
     for i, line in enumerate(text.splitlines()):
-        if i in inside or INCLUDE.match(line):
+        if i in inside or INCLUDE.match(line) or not line.strip():
+            flush()
             continue
         h = HEADING.match(line)
         if h:
+            flush()
             hid = HEADING_ID.search(h.group("text"))
             if hid:
                 section = hid.group("id")
-        raw = _HEADING_ID_ANY.sub("", _INLINE_CODE.sub("`code`", line))
-        prose = _strip_targets(raw)
-        out.append(Line(section, i + 1, raw, prose))
+        if not block:
+            start = i
+        block.append(line)
+        if h:
+            flush()
+    flush()
     return out
+
+
+_INLINE_CODE_WRAPPED = re.compile(r"(`+)(?:(?!\1)[^\n]|\n(?![ \t]*\n))+?\1")
 
 
 def _strip_targets(raw: str) -> str:
     prose = LINK.sub(lambda m: m.group(0)[: m.group(0).index("](") + 1], raw)
     prose = FOOTNOTE.sub("", prose)
-    prose = re.sub(r"^\[\^[^\]]+\]:", "", prose)  # a footnote's definition label
-    prose = re.sub(r"^\s*\[[^\]]+\]:\s*\S+.*$", "", prose)  # a reference-link definition
+    prose = re.sub(r"(?m)^\[\^[^\]]+\]:", "", prose)  # a footnote's definition label
+    prose = re.sub(r"(?m)^\s*\[[^\]]+\]:\s*\S+.*$", "", prose)  # a reference-link definition
     prose = _ATTRS.sub("", prose)
     return _HTML_TAG.sub("", prose)
 
@@ -86,7 +106,9 @@ def _strip_targets(raw: str) -> str:
 
 #: Japanese/English ways of writing a number that mean the same: applied to the prose before
 #: numbers are read. "1 万" is 10,000; full-width digits are digits.
-_HALF = re.compile(r"\b[Hh]alf an? (?=second|millisecond|minute|hour|percent|step)")
+_HALF = re.compile(r"\b[Hh]alf (?:an? )?(?=seconds?\b|milliseconds?\b|minutes?\b|hours?\b)")
+_OKU = re.compile(r"(\d+(?:\.\d+)?)\s?億")
+_BILLION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)B(?=-parameter| parameters)")
 _MILLION = re.compile(r"\b(?:a|one) million\b")
 _MAN = re.compile(r"(\d+(?:\.\d+)?)\s?万")
 
@@ -95,6 +117,9 @@ def normalise(prose: str) -> str:
     prose = unicodedata.normalize("NFKC", prose)  # full-width digits, ％, ×
     prose = _HALF.sub("0.5 ", prose)  # "half a second" is 「0.5 秒」
     prose = _MILLION.sub("1,000,000", prose)  # "a million" is 「100 万」
+    prose = re.sub(r"(?<=\d)x(?=\d)", "×", prose)  # "1024x1024" is 「1024×1024」
+    prose = _OKU.sub(lambda m: f"{float(m.group(1)) * 1e8:,.0f}", prose)  # 「80 億」 is "8B"
+    prose = _BILLION.sub(lambda m: f"{float(m.group(1)) * 1e9:,.0f}", prose)
     prose = _MAN.sub(lambda m: f"{float(m.group(1)) * 10000:,.0f}", prose)
     return prose
 
@@ -142,7 +167,8 @@ def figures(text: str) -> list[Figure]:
     for line in sections(text):
         prose = VERSION.sub(" ", normalise(line.prose))
         for m in FIGURE.finditer(prose):
-            out.append(Figure(line.section, line.lineno, m.group(1).replace(",", ""), m.group(2), m.group(0)))
+            lineno = line.lineno + prose.count("\n", 0, m.start())
+            out.append(Figure(line.section, lineno, m.group(1).replace(",", ""), m.group(2), m.group(0)))
     return out
 
 
