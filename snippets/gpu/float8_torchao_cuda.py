@@ -2,7 +2,7 @@ import warnings
 
 import torch
 from torch import nn
-from torchao.float8 import convert_to_float8_training
+from torchao.float8 import Float8LinearConfig, convert_to_float8_training
 from torchao.quantization import Float8DynamicActivationFloat8WeightConfig, PerRow, quantize_
 
 with warnings.catch_warnings():
@@ -18,9 +18,16 @@ def make_model():
     return nn.Sequential(nn.Linear(4096, 14336), nn.SiLU(), nn.Linear(14336, 4096)).cuda()
 
 
+def float8_friendly(module, fqn):
+    """float8 matmuls need both dimensions divisible by 16; other layers stay in high precision."""
+    return isinstance(module, nn.Linear) and module.in_features % 16 == 0 and module.out_features % 16 == 0
+
+
 # Training: float8 matmuls in forward and backward, bfloat16 autocast around them.
 model = make_model()
-convert_to_float8_training(model)
+config = Float8LinearConfig.from_recipe_name("tensorwise")  # the default recipe; "rowwise" for outliers
+convert_to_float8_training(model, config=config, module_filter_fn=float8_friendly)
+print("converted:", [type(layer).__name__ for layer in model])
 model = torch.compile(model)  # compile fuses the scaling and casting kernels
 optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
 x = torch.randn(8, 2048, 4096, device="cuda")
