@@ -11,7 +11,6 @@ Japanese reflow) asks :func:`fence_lines`.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -175,6 +174,17 @@ def parse_markdown(text: str, lang: str = "", rel: str = "") -> Page:
     return page
 
 
+EXPECTED_OUTPUT = "pytest-codeblocks:expected-output"
+
+
+def expected_outputs(page: Page) -> list[Fence]:
+    """The outputs a page shows as checked: every ``text`` fence that includes a ``.out`` file or
+    stands under ``<!--pytest-codeblocks:expected-output-->`` (the copy-paste test must compare
+    each one whose block runs)."""
+    return [f for f in page.fences if f.info == "text"
+            and ((f.include or "").endswith(".out") or EXPECTED_OUTPUT in f.markers)]
+
+
 def page_files(lang: str) -> list[str]:
     root = DOCS / lang
     return sorted(
@@ -252,13 +262,6 @@ def nav_files(nav) -> list[str]:
         for value in nav.values():
             out += nav_files(value)
     return out
-
-
-def codeblocks_extract(text: str):
-    """Blocks as pytest-codeblocks itself sees them (markers, expected output, cont)."""
-    from pytest_codeblocks import extract_from_buffer
-
-    return extract_from_buffer(io.StringIO(text))
 
 
 # --- Japanese line wrapping -------------------------------------------------

@@ -46,7 +46,7 @@ def pytest_terminal_summary(terminalreporter, config):
                 if name == "copy_paste_skipped" and getattr(report, "when", "") == "call":
                     records += json.loads(value)
     if records:
-        from tests.support.copy_paste import skip_summary
+        from tests.support.paste_plan import skip_summary
 
         terminalreporter.write_sep("-", "blocks not run as a reader")
         terminalreporter.write_line(skip_summary(records))

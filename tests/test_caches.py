@@ -112,7 +112,7 @@ class FakeRunner:
 
 
 def _blocks(**change):
-    from tests.support.copy_paste import Block
+    from tests.support.paste_plan import Block
 
     fields = dict(index=1, kind="paste", code="import torch\nprint(torch.tensor(1.5).item())", expected="1.5\n",
                   origin="docs/en/x.md:3")
@@ -133,7 +133,7 @@ def test_a_page_that_passed_runs_again_when_any_one_of_its_inputs_changes(tmp_pa
         context = context or _context()
         env = env if env is not None else {**dict(context.env), "PWD": str(work), "SHLVL": "2"}
         found, ran = run_page("docs/en/x.md", blocks or _blocks(), files if files is not None else {"data.csv": "1,2\n"},
-                              context, env, work, timeout, None, cache, runner=runner)
+                              context, env, work, timeout, None, cache, shown=1, runner=runner)
         assert not found, found
         return ran
 
@@ -176,7 +176,7 @@ def test_a_page_that_failed_runs_every_time(tmp_path):
         for _ in range(2):
             context = _context()
             found, ran = run_page("docs/en/x.md", _blocks(), {}, context, dict(context.env), tmp_path, 300, None, cache,
-                                  runner=runner)
+                                  shown=1, runner=runner)
             assert found and ran
         assert len(runner.calls) == 2
     assert not list((tmp_path / "cache").glob("*.json"))
@@ -188,13 +188,15 @@ def test_a_page_runs_in_exactly_the_environment_its_key_names(tmp_path):
     context = _context()
     with pytest.raises(AssertionError, match="another environment"):
         run_page("docs/en/x.md", _blocks(), {}, context, {**dict(context.env), "OMP_NUM_THREADS": "1"}, tmp_path, 300,
-                 None, PageCache(root=tmp_path / "cache"), runner=FakeRunner())
+                 None, PageCache(root=tmp_path / "cache"), shown=1, runner=FakeRunner())
 
 
 def test_the_run_context_reads_the_reader_venv_the_wheel_and_the_cpu(tmp_path):
     import zipfile
 
-    from tests.support.copy_paste import ReaderVenv, cpu_class, run_context
+    from tests.support.copy_paste import run_context
+    from tests.support.reader_venv import ReaderVenv
+    from tests.support.shared_cache import cpu_class
 
     venv = tmp_path / "reader-0123456789abcdef"
     for name in ("torch-2.13.0.dist-info", "numpy-2.3.5.dist-info"):
@@ -211,7 +213,7 @@ def test_the_run_context_reads_the_reader_venv_the_wheel_and_the_cpu(tmp_path):
 
 
 def test_the_cpu_class_names_the_features_that_change_torchs_kernels():
-    from tests.support.copy_paste import CPU_FLAGS, cpu_class
+    from tests.support.shared_cache import CPU_FLAGS, cpu_class
 
     assert {"amx_tile", "avx512_fp16", "avx512_bf16", "avx512_vnni", "avx512f", "avx2"} <= set(CPU_FLAGS)
     assert "cores=" in cpu_class()

@@ -1,17 +1,17 @@
 """Every page works when a reader copies its blocks, in order, into one Python session.
 
 From the built site (both languages, the ``built_site`` fixture), each page's Python blocks
-are taken exactly as Material's copy button gives them (tests/support/copy_paste.py) and run in
+are taken exactly as Material's copy button gives them (tests/support/paste_plan.py) and run in
 order in ONE fresh interpreter per page, **as a reader runs them**:
 
 * in the reader virtualenv (``reader`` fixture): the pinned torch, the packages the pages name
   (the ``examples`` extra) and the wheel the built site offers, installed from the site at the
   start of the run; no editable install, no test tools, nothing of the repository on ``sys.path``
-  (cached outside the clone, created by ``.ci/setup``; see copy_paste.py);
+  (cached outside the clone, created by ``.ci/setup``; see reader_venv.py);
 * in an empty folder holding only what the page tells the reader to download;
 * in ``__main__`` without ``__file__`` (``python -c`` with the driver's text), without
   ``MPLBACKEND``, ``PYTHONPATH``, ``PYTHONHASHSEED`` or ``PYTHONWARNINGS``: warnings are still
-  errors (tests/support/warning_policy.py), applied inside the interpreter.
+  errors (docs_tools/warning_policy.py), applied inside the interpreter.
 
 A notebook page runs its code cells the same way. Three kinds of block are treated as the
 page tells the reader to treat them:
@@ -46,20 +46,10 @@ import json
 
 import pytest
 
-from tests.support.copy_paste import (
-    PageCache,
-    ReaderVenv,
-    page_data_files,
-    page_plan,
-    plan_key,
-    reader_env,
-    reader_venv_path,
-    run_context,
-    run_page,
-    site_wheel,
-    skipped_blocks,
-)
-from tests.support.docs_model import DOCS, LANGS, page_files
+from docs_tools.docs_model import DOCS, LANGS, page_files
+from tests.support.copy_paste import PageCache, run_context, run_page
+from tests.support.paste_plan import outputs_on_page, page_data_files, page_plan, plan_key, skipped_blocks
+from tests.support.reader_venv import ReaderVenv, reader_env, reader_venv_path, site_wheel
 
 # A site test: it needs the built site and the reader virtualenv (.ci/gpu leaves it out with -m "not site").
 pytestmark = [pytest.mark.site]
@@ -121,14 +111,15 @@ def test_page_pastes_cleanly(rel, built_site, reader, page_cache, tmp_path, reco
         workdir = tmp_path / "-".join(langs)
         workdir.mkdir()
         timeout = 120 + sum(b.timeout for b in blocks if b.kind == "file") + 60 * len(blocks)
-        found += run_page(where, blocks, files[langs[0]], context, env, workdir, timeout, venv.python, page_cache)[0]
+        found += run_page(where, blocks, files[langs[0]], context, env, workdir, timeout, venv.python, page_cache,
+                          shown=outputs_on_page(langs[0], rel))[0]
         skipped += skipped_blocks(where, blocks, langs)
     record_property(SKIPPED_PROPERTY, json.dumps(skipped))
     assert not found, "\n\n".join(found)
 
 
 def _downloads(built_site, lang, rel):
-    from tests.support.copy_paste import _soup, page_html
+    from tests.support.paste_plan import _soup, page_html
 
     soup = _soup(page_html(built_site, lang, rel))
     page_dir = page_html(built_site, lang, rel).parent
@@ -150,7 +141,7 @@ def _as_shown(script, lang):
 def test_every_snippet_and_notebook_can_be_downloaded(built_site, lang):
     """Under each included snippet a link to its .py (on the Japanese site, the script with its
     Japanese comments, as the page shows it); on each notebook page a link to its .ipynb."""
-    from tests.support.docs_model import REPO, page
+    from docs_tools.docs_model import REPO, page
 
     found = []
     for rel in page_files(lang):

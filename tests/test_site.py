@@ -103,7 +103,7 @@ def test_notebook_and_api_pages_render(watched, base_url):
 @pytest.mark.parametrize("lang,rel", [("en", "storage/half-vs-float.md"), ("ja", "guide/applied/distributed.md")])
 def test_copy_paste_test_copies_what_the_copy_button_copies(watched, base_url, built_site, lang, rel):
     """tests/support/copy_paste.py reads the built HTML; the real clipboard must hold the same text."""
-    from tests.support.copy_paste import _soup, copied_text, html_code_blocks, page_html
+    from tests.support.paste_plan import _soup, copied_text, html_code_blocks, page_html
 
     html = page_html(built_site, lang, rel)
     expected = [copied_text(code) for code, _ in html_code_blocks(_soup(html))]

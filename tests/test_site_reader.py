@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.support.docs_model import CONFIGS, REPO
+from docs_tools.docs_model import CONFIGS, REPO
 
 pytestmark = [pytest.mark.site]
 

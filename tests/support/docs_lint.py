@@ -1,8 +1,8 @@
 """The rules that keep every piece of code on a page under test (used by test_doc_lint.py).
 
-pytest-codeblocks silently skips ``py``, ``pycon``, titled fences and ``~~~``;
-a ``text`` block could show output nobody checks; a snippet could be written
-but never shown. Each rule returns a list of problems (empty when fine).
+The copy-paste test (tests/test_copy_paste.py) runs only ```` ```python ```` fences, so a
+``py``, ``pycon`` or ``~~~`` block would be skipped silently; a ``text`` block could show output
+nobody checks; a snippet could be written but never shown. Each rule returns a list of problems (empty when fine).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ ALLOWED_INFO = {
 ALLOWED_MARKERS = re.compile(
     r"^(pytest\.mark\.cuda"
     r"|pytest\.mark\.skipif\(.*\)"  # only a condition of SKIPIF_CONDITIONS, with a reason (skipif_problem)
-    r"|pytest-codeblocks:(expected-output|expected-output-ignore-whitespace|cont|importorskip\(\w+\)))$"
+    r"|pytest-codeblocks:expected-output)$"  # an optional package is named in the snippet's sidecar (requires-module)
 )
 # The only conditions a page may skip a block under, and why each is safe. A block is never
 # switched off for good (``skipif(True, ...)``): each condition is false on some machine that runs the suite.
@@ -38,13 +38,13 @@ SKIPIF_CONDITIONS = {
     ),
 }
 # A "save as a file" example: ```python title="name.py"``` whose only line includes
-# snippets/**/name.py. pytest-codeblocks skips titled fences, but test_snippets.py runs the file,
-# and test_copy_paste.py saves the copied block as name.py and runs `python name.py`.
+# snippets/**/name.py: test_snippets.py runs the file, and test_copy_paste.py saves the copied
+# block as name.py and runs `python name.py`.
 TITLED_PYTHON = re.compile(r'^python title="(?P<title>[\w.-]+\.py)"$')
 # Key lines of a long listing, marked by pieces of their code (docs/hooks/key_lines.py turns them
 # into hl_lines for each language's version of the code); the fence is run like any ```python.
 HIGHLIGHTED_PYTHON = re.compile(r'^python highlight="(?P<pattern>[^"\\]*)"$')
-OUTPUT_FILE = re.compile(r"^(?P<stem>snippets/.+?)(?:\.avx2)?\.out$")
+OUTPUT_FILE = re.compile(r"^(?P<stem>snippets/.+?)\.out$")
 THIRD_PARTY_ASSET = re.compile(r"(!\[[^\]]*\]\(https?://|<(img|script|iframe|link)[^>]+(src|href)=\"https?://)")
 
 
@@ -54,7 +54,7 @@ def fence_problems(page: Page, repo=REPO) -> list[str]:
     for index, f in enumerate(page.fences):
         where = f"docs/{page.lang}/{page.rel}:{f.lineno}"
         if f.fence.startswith("~"):
-            problems.append(f"{where}: '~~~' fences are skipped by pytest-codeblocks; use ```")
+            problems.append(f"{where}: '~~~' fences are not run by the copy-paste test; use ```")
             continue
         info = f.info
         if HIGHLIGHTED_PYTHON.match(info):
@@ -66,7 +66,7 @@ def fence_problems(page: Page, repo=REPO) -> list[str]:
                 problems.append(
                     f"{where}: a titled python fence (a 'save as {titled['title']}' example) must hold exactly one "
                     f'--8<-- "snippets/.../{titled["title"]}" include: test_snippets.py runs that file, '
-                    "while pytest-codeblocks would skip inline code under a title"
+                    "and the copy-paste test saves the copied block under that name"
                 )
                 continue
             info = "python"
@@ -105,7 +105,7 @@ def fence_problems(page: Page, repo=REPO) -> list[str]:
             # An expected-output marker sits between the code block and this fence.
             before = lines[: f.lineno - 1]
             last = next((ln.strip() for ln in reversed(before) if ln.strip()), "")
-            if not last.startswith("<!--pytest-codeblocks:expected-output"):
+            if last != "<!--pytest-codeblocks:expected-output-->":
                 problems.append(
                     f"{where}: a text block must be checked output "
                     "(<!--pytest-codeblocks:expected-output--> before it, or an include of a .out file)"
@@ -143,10 +143,9 @@ def skipif_problem(marker: str) -> str | None:
 def output_include_problem(page: Page, index: int, repo=REPO) -> str | None:
     """A ``text`` fence that includes a file shows the checked output of the code right above it.
 
-    Accepted: ``snippets/x/name.out`` (or ``name.avx2.out``) directly after the python fence that
-    includes ``snippets/x/name.py`` (nothing but blank lines between), or directly after the text
-    fence that shows the other recorded output of the same snippet. Anything else (another
-    snippet's output, a data file, a benchmark table) is output nobody compared with that code.
+    Accepted: ``snippets/x/name.out`` directly after the python fence that includes
+    ``snippets/x/name.py`` (nothing but blank lines between). Anything else (another snippet's
+    output, a data file, a benchmark table) is output nobody compared with that code.
     """
     f = page.fences[index]
     include = f.include
@@ -163,10 +162,7 @@ def output_include_problem(page: Page, index: int, repo=REPO) -> str | None:
     between = [ln for ln in lines[prev.end_lineno : f.lineno - 1] if ln.strip()] if prev else ["(start)"]
     stem = m.group("stem")
     own_code = prev is not None and prev.include == stem + ".py" and prev.info.split()[0] == "python"
-    sibling = prev is not None and prev.info == "text" and prev.include and (
-        (pm := OUTPUT_FILE.match(prev.include)) and pm.group("stem") == stem and prev.include != include
-    )
-    if between or not (own_code or sibling):
+    if between or not own_code:
         return (
             f"text include {include} must come directly after the python block that includes {stem}.py "
             "(its checked output is compared only there)"

@@ -51,7 +51,7 @@ from urllib.parse import urlparse
 import pytest
 
 from docs_tools.docs_model import CONFIGS, REPO
-from tests.support.copy_paste import cache_home, cpu_class, flock
+from tests.support.shared_cache import cache_home, cpu_class, flock
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
