@@ -120,33 +120,4 @@ def test_japanese_emphasis_and_links_have_no_splitting_spaces(name, text):
     )
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_every_support_matrix_cell_names_its_source(lang):
-    """docs/<lang>/support-matrix.md: every cell after a table's first column (the hardware) carries
-    a footnote ([^name]) whose text is defined on the page: the run, source line or data sheet
-    behind it."""
-    import re
-
-    text = (DOCS / lang / "support-matrix.md").read_text(encoding="utf-8")
-    defined = set(re.findall(r"^\[\^([\w-]+)\]:", text, re.M))
-    problems, cells = [], 0
-    in_matrix = False
-    lines = text.splitlines()
-    for n, line in enumerate(lines, 1):
-        if not line.startswith("|"):
-            in_matrix = False
-            continue
-        row = [c.strip() for c in line.strip().strip("|").split("|")]
-        if n == 1 or not lines[n - 2].startswith("|"):  # a table's header row
-            in_matrix = row[0] in ("Hardware", "ハードウェア")  # the matrices, not the tables quoted from sources
-            continue
-        if not in_matrix or set("".join(row)) <= {"-", " "}:
-            continue
-        for cell in row[1:]:
-            cells += 1
-            notes = re.findall(r"\[\^([\w-]+)\]", cell)
-            if not notes:
-                problems.append(f"line {n}: {cell!r} has no source")
-            problems += [f"line {n}: [^{m}] is not defined" for m in notes if m not in defined]
-    assert cells > 50, f"only {cells} cells found"
-    assert not problems, "\n".join(problems)
+# The support matrix's cells and their sources: tests/test_support_matrix.py (they are data now).

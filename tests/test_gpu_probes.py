@@ -1,8 +1,10 @@
 """The GPU probes of the support matrix (``python -m benchmarks.probes``), proven on the CPU.
 
 Every probe's dry run passes here (its code runs end to end, only the GPU-only calls substituted);
-every probe names cells that exist in the support matrix of both languages; every "not checked"
-GPU cell has a probe and a footnote that says so; the command refuses without a GPU and writes
+every probe names cells that exist in the support matrix of both languages (its cells come from
+docs/data/support_matrix.toml, rendered as each language shows them); every "not checked" cell of
+the NVIDIA rows the probes were written for (benchmarks.probes.NVIDIA_ROWS) has a probe and a
+footnote that says so; the command refuses without a GPU and writes
 its environment stamp.
 """
 
@@ -22,52 +24,40 @@ from benchmarks.probes.cli import main, run_probe
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 NOT_CHECKED = {"en": "not checked", "ja": "未確認"}
 MEASURED = {"en": "measured on H100", "ja": "H100 で実測"}
-HEADER = {"en": "Hardware", "ja": "ハードウェア"}
+
+
+def _hook():
+    """docs/hooks/support_matrix.py, imported by path: the matrix's cells come from its data file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("support_matrix_hook", DOCS / "hooks" / "support_matrix.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _matrix(lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    """The NVIDIA cells of ``docs/<lang>/support-matrix.md`` by cell id, and the footnotes by name.
+    """The NVIDIA cells of the support matrix by cell id, as ``lang``'s page shows them (rendered
+    from docs/data/support_matrix.toml), and the footnotes of ``docs/<lang>/support-matrix.md`` by name.
 
-    The column ids come from the English headers (the Japanese tables have the same columns in the
-    same order, which test_parity and this module check through the cell ids).
+    A cell id is ``sm<major><minor>.<table id>.<column id>``: the table ids are the headings the
+    tables sit under (tests/test_support_matrix.py checks that), the column ids the data's.
     """
-    en_columns = _columns("en")
+    hook = _hook()
+    data, messages = hook.load_data(), hook.load_messages(lang)
     text = (DOCS / lang / "support-matrix.md").read_text(encoding="utf-8")
     footnotes = dict(re.findall(r"^\[\^([\w-]+)\]: (.*)$", text, re.MULTILINE))
     cells: dict[str, str] = {}
-    heading, in_matrix, table = None, False, 0
-    lines = text.splitlines()
-    for n, line in enumerate(lines):
-        found = re.match(r"#+ .*\{#([\w-]+)\}\s*$", line)
-        if found:
-            heading, table = found.group(1), 0
-        if not line.startswith("|"):
-            continue
-        row = [c.strip() for c in line.strip().strip("|").split("|")]
-        if n == 0 or not lines[n - 1].startswith("|"):
-            in_matrix = row[0] == HEADER[lang]
-            table += in_matrix
-            continue
-        nvidia = re.match(r"NVIDIA (\d+)\.(\d+)", row[0])
-        if not in_matrix or nvidia is None:
-            continue
-        assert table == 1, f"{lang}: two matrices under #{heading}: the cell ids need one table per heading"
-        for column, cell in zip(en_columns[heading], row[1:]):
-            cells[f"sm{nvidia.group(1)}{nvidia.group(2)}.{heading}.{column}"] = cell
+    for table_id, table in data["table"].items():
+        for row in data["rows"]:
+            capability = data["row"][row].get("capability")
+            if data["row"][row]["vendor"] != "nvidia" or capability is None:
+                continue
+            major, minor = capability.split(".")
+            for column in table["columns"]:
+                assert column == column_id(hook.load_messages("en")["column"][table_id][column]), (table_id, column)
+                cells[f"sm{major}{minor}.{table_id}.{column}"] = hook.render_cell(table["cell"][row][column], messages)
     return cells, footnotes
-
-
-def _columns(lang: str) -> dict[str, list[str]]:
-    text = (DOCS / lang / "support-matrix.md").read_text(encoding="utf-8")
-    columns: dict[str, list[str]] = {}
-    heading = None
-    for line in text.splitlines():
-        found = re.match(r"#+ .*\{#([\w-]+)\}\s*$", line)
-        if found:
-            heading = found.group(1)
-        if line.startswith(f"| {HEADER[lang]} |"):
-            columns[heading] = [column_id(c.strip()) for c in line.strip().strip("|").split("|")[1:]]
-    return columns
 
 
 MATRIX = {lang: _matrix(lang) for lang in ("en", "ja")}
@@ -123,13 +113,16 @@ def test_every_not_checked_gpu_cell_has_a_probe(lang):
     """A GPU cell the page leaves open names a probe that decides it, and the same cells are open in both languages."""
     cells, footnotes = MATRIX[lang]
     probed = {cell for name in PROBES for cell in cell_ids(name)}
-    open_cells = {cell_id for cell_id, text in cells.items() if NOT_CHECKED[lang] in text}
+    rows = {f"sm{major}{minor}." for major, minor in NVIDIA_ROWS}  # the rows the probes were written for
+    open_cells = {cell_id for cell_id, text in cells.items() if NOT_CHECKED[lang] in text and cell_id.startswith(tuple(rows))}
     assert open_cells, "no 'not checked' GPU cell found: has the page changed its words?"
     assert not open_cells - probed, f"'not checked' GPU cells without a probe: {sorted(open_cells - probed)}"
     for cell_id in open_cells:
         assert any("python -m benchmarks.probes" in footnotes.get(n, "") for n in _notes(cells[cell_id])), cell_id
     other = MATRIX["en" if lang == "ja" else "ja"][0]
-    assert open_cells == {c for c, text in other.items() if NOT_CHECKED["en" if lang == "ja" else "ja"] in text}
+    assert open_cells == {
+        c for c, text in other.items() if NOT_CHECKED["en" if lang == "ja" else "ja"] in text and c.startswith(tuple(rows))
+    }
 
 
 def test_measured_cells_are_the_same_in_both_languages_and_link_their_output():
