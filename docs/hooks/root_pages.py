@@ -8,7 +8,10 @@ build per language"), so the root has no site of its own. After the Japanese
   both languages for readers without it);
 * ``llms.txt``, which points tools that read documentation to both languages'
   ``llms.txt`` (see llms_txt.py);
-* ``404.html``, a copy of the Japanese one (not in the offline edition: no server shows it);
+* ``404.html``, a copy of the Japanese one (not in the offline edition: no server shows it), for
+  hosts that show the root's 404 page for every address: its script sends an address under
+  ``/en/`` on to ``en/404.html`` (docs/overrides/404.html), so each language's reader gets that
+  language's page and its suggestions (``.ci/serve_site.py`` serves each language's own);
 * with ``SITE_URL`` set (a deployment, alternates.py), ``sitemap.xml``: a sitemap index
   that names both languages' ``sitemap.xml``, for search engines that look at the root.
 
