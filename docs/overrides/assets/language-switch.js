@@ -14,6 +14,10 @@
 //    runs the same lookup for every page it loads itself.
 // 2. The reader stays in the same section: the link takes the current #fragment along
 //    (both languages have the same heading ids; tests/test_parity.py enforces it).
+// 3. The reader keeps the light or dark scheme they chose: Material stores it in localStorage
+//    under a key scoped by the site's root ("/ja/.__palette", "/en/.__palette"), so each language
+//    would start from the system's scheme again. The choice is copied to the other languages'
+//    keys when it changes and when a language link is followed (tests/test_site.py).
 (function () {
   "use strict";
   var SELECTOR = 'link[rel="alternate"][hreflang]';
@@ -25,9 +29,33 @@
     }, { once: true });
   }
 
+  // Material's scope: the URL of this language's root (base.html sets __md_scope before any script).
+  function paletteKey(lang) {
+    var root = typeof __md_scope !== "undefined" ? __md_scope : new URL(".", location.href);
+    var scope = lang ? new URL("../" + lang + "/", root) : root;
+    return scope.pathname + ".__palette";
+  }
+  function sharePalette() {
+    try {
+      var chosen = localStorage.getItem(paletteKey());
+      if (chosen === null) return;
+      document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
+        var key = paletteKey(link.getAttribute("hreflang"));
+        if (key !== paletteKey()) localStorage.setItem(key, chosen);
+      });
+    } catch (error) {
+      // No localStorage (a browser that blocks it): each language keeps its own scheme.
+    }
+  }
+  document.addEventListener("change", function (event) {
+    // After Material's own handler has stored the new scheme.
+    if (event.target instanceof Element && event.target.closest("[data-md-component=palette]")) setTimeout(sharePalette, 0);
+  });
+
   document.addEventListener("click", function (event) {
     var link = event.target instanceof Element && event.target.closest("a.md-select__link[hreflang]");
     if (!link) return;
+    sharePalette();
     var target = new URL(link.getAttribute("href"), location.href);
     target.hash = location.hash;
     link.href = target.href;
