@@ -228,6 +228,24 @@ PY""",
     Mutation("a number changed on one language's page only (Japanese prose: 65504 -> 65503)",
              "sed -i '0,/65504/s//65503/' docs/ja/storage/half-vs-float.md",
              ["tests/test_parity_numbers.py", "-k", "half-vs-float"], r"test_same_numbers_links_and_footnotes_per_section\[storage/half-vs-float"),
+    # -- the support matrix is data (docs/data/support_matrix.toml; the pages hold placeholders) --
+    Mutation("a support-matrix row swapped in both languages (the data: V100 and A100 of autocast training)",
+             "sed -i -e 's/^\\[table\\.sixteen-bit-training\\.cell\\.sm70\\]$/[table.sixteen-bit-training.cell.TMP]/'"
+             " -e 's/^\\[table\\.sixteen-bit-training\\.cell\\.sm80\\]$/[table.sixteen-bit-training.cell.sm70]/'"
+             " -e 's/^\\[table\\.sixteen-bit-training\\.cell\\.TMP\\]$/[table.sixteen-bit-training.cell.sm80]/' docs/data/support_matrix.toml"
+             " && grep -A2 -F '[table.sixteen-bit-training.cell.sm70]' docs/data/support_matrix.toml | grep -q 'native.*a100'",
+             ["tests/test_support_matrix.py", "-k", "rules"], r"test_cells_agree_with_their_rules\[sixteen-bit-training\]"),
+    Mutation("a support-matrix row swapped in one language (a hand-written table in place of the Japanese placeholder, V100 'native')",
+             "python3 -c \"import pathlib; p = pathlib.Path('docs/ja/support-matrix.md'); t = p.read_text(encoding='utf-8');"
+             " h = '| ハードウェア | float16(GradScaler あり) | bfloat16 | TF32 |\\n| --- | --- | --- | --- |\\n';"
+             " r = '| NVIDIA 7.0(V100) | ネイティブ[^v100] | ネイティブ[^bf16cuda] | ネイティブ[^a100] |\\n';"
+             " p.write_text(t.replace('<!-- support-matrix: sixteen-bit-training -->', h + r), encoding='utf-8')\""
+             " && grep -q '^| NVIDIA 7.0(V100) | ネイティブ' docs/ja/support-matrix.md",
+             ["tests/test_support_matrix.py", "-k", "hand_written or placeholder"], r"test_the_page_holds_no_hand_written_cells\[ja\]"),
+    Mutation("a support-matrix label swapped in one language's catalog (ja: native shown as エミュレーション)",
+             "sed -i -e 's/^native = \"ネイティブ\"$/native = \"エミュレーション\"/' -e 's/^emulated = \"エミュレーション\"$/emulated = \"ネイティブ\"/'"
+             " docs/data/messages.ja.toml && grep -q '^native = \"エミュレーション\"' docs/data/messages.ja.toml",
+             ["tests/test_support_matrix.py", "-k", "words"], r"test_the_value_labels_are_the_words_the_page_defines\[ja\]"),
 ]
 
 
