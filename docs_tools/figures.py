@@ -133,9 +133,9 @@ def numbers(prose: str) -> list[str]:
 # --- figures: numbers with a unit or a ratio word --------------------------------------------------
 
 _UNITS = (
-    r"×|x(?=\s+(?:faster|slower|smaller|larger|bigger|more|less|fewer|as|the|speed))"
+    r"×(?!\s?\d)|x(?=\s+(?:faster|slower|smaller|larger|bigger|more|less|fewer|as|the|speed))"
     r"|%|[KMGT]i?B(?:/s)?|bytes?|ms|µs|us|ns|s|seconds?|minutes?|TFLOP/s|TFLOPS|bits?"
-    r"|倍|分の\s?1|秒|ミリ秒|マイクロ秒|ビット|バイト"
+    r"|倍|分の\s?1|秒|ミリ秒|マイクロ秒|ビット|バイト|分(?!の)"
 )
 FIGURE = re.compile(r"(?<![\w.,\-])(\d+(?:,\d{3})*(?:\.\d+)?)\s?(" + _UNITS + r")(?![A-Za-z0-9])")
 
@@ -161,11 +161,30 @@ class Figure:
         return len(digits.rstrip("0")) if "." not in self.number else len(digits)
 
 
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+#: English ratios in words, read as the figures they are (Japanese writes them in digits: 「2 倍」「8 倍」「4 分の 1」).
+_RATIO_WORDS = [
+    (re.compile(r"\b(?:twice(?=\s+(?:the|as)\b)|doubles|doubled)\b"), "2×"),
+    (re.compile(r"\b(" + "|".join(_WORDS) + r") times\b"), lambda m: f"{_WORDS[m.group(1)]}×"),
+    (re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?) times\b"), lambda m: f"{m.group(1)}×"),
+    (re.compile(r"\ba\s+quarter\b"), "4×"),
+    (re.compile(r"\ba\s+third\b"), "3×"),
+    (re.compile(r"\ban\s+eighth\b"), "8×"),
+]
+
+
+def ratio_words(prose: str) -> str:
+    for pattern, repl in _RATIO_WORDS:
+        prose = pattern.sub(repl, prose)
+    return prose
+
+
 def figures(text: str) -> list[Figure]:
-    """Every figure of a page's prose and tables, in order."""
+    """Every figure of a page's prose and tables, in order (English ratios in words included: "twice",
+    "eight times", "a quarter")."""
     out = []
     for line in sections(text):
-        prose = VERSION.sub(" ", normalise(line.prose))
+        prose = ratio_words(VERSION.sub(" ", normalise(line.prose)))
         for m in FIGURE.finditer(prose):
             lineno = line.lineno + prose.count("\n", 0, m.start())
             out.append(Figure(line.section, lineno, m.group(1).replace(",", ""), m.group(2), m.group(0)))
@@ -222,8 +241,8 @@ def output_values(outputs: list[tuple[str, str]]) -> set[float]:
 #: A figure may restate an output in another unit: a fraction as a percentage, bytes as KB/MB, ...
 _SCALES = {
     "ratio": (1,), "%": (1, 100), "bytes": (1,), "bits": (1,),
-    "KB": (1e-3,), "MB": (1e-6,), "GB": (1e-9,), "TB": (1e-12,),
-    "KiB": (2**-10,), "MiB": (2**-20,), "GiB": (2**-30,), "TiB": (2**-40,),
+    "KB": (1, 1e-3), "MB": (1, 1e-6), "GB": (1, 1e-9), "TB": (1, 1e-12),
+    "KiB": (1, 2**-10), "MiB": (1, 2**-20), "GiB": (1, 2**-30), "TiB": (1, 2**-40),
     "ms": (1, 1e3), "µs": (1, 1e6, 1e3), "ns": (1, 1e9), "s": (1, 1e-3), "minutes": (1,), "TFLOP/s": (1, 1e-12),
 }
 
@@ -232,7 +251,7 @@ _UNIT_CLASS = {
     "×": "ratio", "x": "ratio", "倍": "ratio", "分の1": "ratio", "分の 1": "ratio", "%": "%",
     "byte": "bytes", "bytes": "bytes", "バイト": "bytes", "bit": "bits", "bits": "bits", "ビット": "bits",
     "ms": "ms", "ミリ秒": "ms", "µs": "µs", "us": "µs", "マイクロ秒": "µs", "ns": "ns",
-    "s": "s", "second": "s", "seconds": "s", "秒": "s", "minute": "minutes", "minutes": "minutes",
+    "s": "s", "second": "s", "seconds": "s", "秒": "s", "minute": "minutes", "minutes": "minutes", "分": "minutes",
     "TFLOP/s": "TFLOP/s", "TFLOPS": "TFLOP/s",
 }
 
@@ -287,13 +306,15 @@ class Declared:
     page: str
     figure: str  # as the English page writes it ("3.8×", "16 bits"); it stands for the same number and
     #              unit on the Japanese page ("3.8 分の 1", "16 ビット")
-    source: str  # a repository file, "expr" (a Python expression with torch), or an https:// link (upstream)
+    source: str  # a repository file, "expr" (a Python expression with torch), an https:// link (upstream),
+    #              or "quoted" (a claim the page quotes as a common mistake, not a figure of its own)
     why: str  # what the figure is
     pattern: str | None = None  # regex with one group, searched in the source file
     json: str | None = None  # a dotted path into the source JSON ("comparisons.bfloat16.ratio")
     expr: str | None = None  # with source = "expr": evaluated with ``torch`` and ``math`` imported
     scale: float = 1.0  # the source value times this is the figure ("100" for a fraction as a percentage)
     at_most: bool = False  # the figure is a bound ("within 1 %"): the source value is at most the figure
+    at_least: bool = False  # the figure is a lower bound ("more than 50 %"): the source value is at least it
 
     @property
     def key(self) -> tuple[float, str]:
@@ -318,12 +339,13 @@ def load_declared() -> tuple[list[Declared], dict[str, str]]:
     out = []
     for page, entries in data.get("page", {}).items():
         for e in entries:
-            unknown = set(e) - {"figure", "source", "why", "pattern", "json", "expr", "scale", "at_most"}
+            unknown = set(e) - {"figure", "source", "why", "pattern", "json", "expr", "scale", "at_most", "at_least"}
             if unknown:
                 raise ValueError(f"docs/data/figures.toml, {page}: unknown keys {sorted(unknown)}")
             out.append(Declared(page=page, figure=e["figure"], source=e["source"], why=e.get("why", ""),
                                 pattern=e.get("pattern"), json=e.get("json"), expr=e.get("expr"),
-                                scale=float(e.get("scale", 1)), at_most=bool(e.get("at_most", False))))
+                                scale=float(e.get("scale", 1)), at_most=bool(e.get("at_most", False)),
+                                at_least=bool(e.get("at_least", False))))
     for e in data.get("definition", []):
         out.append(Declared(page="*", figure=e["figure"], source="expr", why=e["why"], expr=e["expr"]))
     return out, dict(data.get("checked_sections", {}))
@@ -346,8 +368,9 @@ def load_pending() -> dict[str, list[str]]:
 
 
 def source_value(d: Declared) -> float | None:
-    """The value the declaration's source gives (None for an upstream link, whose figure a reader checks there)."""
-    if d.source.startswith("https://"):
+    """The value the declaration's source gives (None for an upstream link, whose figure a reader checks
+    there, and for a quoted claim, which the page quotes in order to refute it)."""
+    if d.source.startswith("https://") or d.source == "quoted":
         return None
     if d.source == "expr":
         import math
@@ -375,14 +398,28 @@ def source_value(d: Declared) -> float | None:
 
 
 def _format_helpers(torch) -> dict:
-    """bits(dt), mantissa(dt), exponent(dt), size(dt): a dtype's widths as torch itself gives them."""
+    """bits(dt), mantissa(dt), exponent(dt), size(dt): a dtype's widths as torch itself gives them;
+    read(path, regex[, group]): a number in a repository file; peak(gpu name, format): a data-sheet peak."""
+    def read(path: str, pattern: str, group: int = 1) -> float:
+        """The number a regex finds in a repository file (an output, a script's constant)."""
+        m = re.search(pattern, (REPO / path).read_text(encoding="utf-8"), re.M)
+        if not m:
+            raise LookupError(f"{path}: the pattern {pattern!r} finds nothing")
+        return float(re.sub(r"[,\s%x×]", "", m.group(group)))
+
     def mantissa(dt):
         return round(-__import__("math").log2(torch.finfo(dt).eps))
 
     def bits(dt):
         return torch.finfo(dt).bits if dt.is_floating_point else torch.iinfo(dt).bits
 
-    return {"bits": bits, "mantissa": mantissa, "exponent": lambda dt: bits(dt) - mantissa(dt) - 1,
+    def peak(device_name: str, fmt: str) -> float:
+        """A GPU's data-sheet dense peak (TFLOP/s) from benchmarks/gpu_peaks.toml, which names its source."""
+        from benchmarks.peaks import find_gpu
+
+        return find_gpu(device_name).peaks[fmt]
+
+    return {"read": read, "peak": peak, "bits": bits, "mantissa": mantissa, "exponent": lambda dt: bits(dt) - mantissa(dt) - 1,
             "size": lambda dt: torch.empty(0, dtype=dt).element_size()}
 
 
