@@ -21,6 +21,11 @@ Usage::
     .venv/bin/python .ci/prove_tests_fail.py            # every mutation
     .venv/bin/python .ci/prove_tests_fail.py -k float8  # those whose name contains "float8"
     .venv/bin/python .ci/prove_tests_fail.py --list
+    .venv/bin/python .ci/prove_tests_fail.py --ci       # the fastest of each kind, no baselines (.ci/test)
+
+``--ci`` runs the mutations named in ``CI_MUTATIONS``: the fastest of each kind among those that need
+no built site. It skips the baselines (``.ci/test`` runs it right after the whole suite passed, these
+tests among them), so each costs one pytest run in the scratch clone.
 """
 
 from __future__ import annotations
@@ -228,6 +233,19 @@ PY""",
     Mutation("a number changed on one language's page only (Japanese prose: 65504 -> 65503)",
              "sed -i '0,/65504/s//65503/' docs/ja/storage/half-vs-float.md",
              ["tests/test_parity_numbers.py", "-k", "half-vs-float"], r"test_same_numbers_links_and_footnotes_per_section\[storage/half-vs-float"),
+    # -- issue 30: the net checks that it is taut --
+    Mutation("copy-paste comparison of .out files switched off (the runner skips blocks included from snippets/)",
+             """python - <<'PY'
+p = "tests/support/copy_paste.py"; s = open(p).read()
+old = 'if b.expected is None or done.get(b.index, {}).get("status") != "ok":'
+assert old in s
+open(p, "w").write(s.replace(old, old[:-1] + ' or b.origin.startswith("snippets/"):'))
+PY""",
+             ["tests/test_copy_paste_plan.py"], r"test_copy_paste_plan\.py::test_every_shown_output_is_compared"),
+    Mutation("benchmark rounds in a fixed order (no rotation, no reversal)",
+             "sed -i 's/^        order = names\\[k:\\] + names\\[:k\\]$/        order = list(names)/; s/^        if r % 2:$/        if False:/' benchmarks/timing.py"
+             " && grep -q 'order = list(names)' benchmarks/timing.py",
+             ["tests/test_bench_order.py"], r"test_rounds_rotate_and_reverse"),
     # -- the support matrix is data (docs/data/support_matrix.toml; the pages hold placeholders) --
     Mutation("a support-matrix row swapped in both languages (the data: V100 and A100 of autocast training)",
              "sed -i -e 's/^\\[table\\.sixteen-bit-training\\.cell\\.sm70\\]$/[table.sixteen-bit-training.cell.TMP]/'"
@@ -287,12 +305,33 @@ def restore(clone: Path) -> None:
     sh("git checkout -q -- . && git clean -qfd -e .venv -e node_modules -e .cache", clone)
 
 
+# The fastest mutation of each kind that needs no built site (README "Proving the tests can fail"):
+# .ci/test runs them after the suite (--ci). The kinds left out, and why, are in the README.
+CI_MUTATIONS = (
+    "copy-paste comparison of .out files switched off",  # page code and outputs (the runner's judgement)
+    "a Japanese page's inline block whose code differs from the English one",  # the two languages
+    "space splitting Japanese emphasis",  # lint
+    "a Japanese docstring that changes the code",  # Japanese comments of the scripts
+    "snippet relying on an earlier block's import",  # a snippet run alone
+    "reference_impl: the small-scale branch of the activation qparams deleted",  # reference_impl
+    "benchmark rounds in a fixed order",  # the benchmark's method
+    "failing notebook cell",  # notebooks
+)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-k", action="append", default=[], help="only mutations whose name contains this text (repeatable: any of them)")
     parser.add_argument("--list", action="store_true")
+    parser.add_argument("--ci", action="store_true", help="only CI_MUTATIONS, without baselines (.ci/test runs it after the suite)")
     args = parser.parse_args()
     chosen = [m for m in MUTATIONS if not args.k or any(k.lower() in m.name.lower() for k in args.k)]
+    if args.ci:
+        missing = [n for n in CI_MUTATIONS if not any(m.name.startswith(n) for m in MUTATIONS)]
+        if missing:
+            print(f"CI_MUTATIONS names no mutation: {missing}")
+            return 2
+        chosen = [m for m in chosen if any(m.name.startswith(n) for n in CI_MUTATIONS)]
     if args.list:
         for m in chosen:
             print(f"{m.name}: {' '.join(m.pytest + m.extra)}  (expects {m.expect})")
@@ -324,6 +363,8 @@ def main() -> int:
             t0 = time.time()
             selection = m.pytest + m.extra
             key = json.dumps(selection)
+            if args.ci:
+                baselines[key] = (True, "")  # the suite that ran before passed with these tests
             if key not in baselines:
                 code, run, failed, tail = run_pytest(clone, selection, f"base{n}")
                 ok = code == 0 and run > 0
