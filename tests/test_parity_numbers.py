@@ -27,10 +27,14 @@ import tomllib
 
 import pytest
 
-from docs_tools.docs_model import DOCS, REPO, SNIPPETS, page_files
+import tokenize
+
+from docs_tools.docs_model import DOCS, REPO, SNIPPETS, notebook_cells, notebook_markdown, page, page_files
 from docs_tools.figures import FOOTNOTE, LINK, numbers, sections
+from docs_tools.localize import units
 
 PAGES = [rel for rel in page_files("en") if rel.endswith(".md") and (DOCS / "ja" / rel).exists()]
+NOTEBOOKS = [rel for rel in page_files("en") if rel.endswith(".ipynb") and (DOCS / "ja" / rel).exists()]
 
 
 def compared(prose: str) -> list[str]:
@@ -39,9 +43,12 @@ def compared(prose: str) -> list[str]:
 
 
 def by_section(lang: str, rel: str) -> dict[str, dict[str, collections.Counter]]:
-    """Per section id: the numbers, footnote references, link targets and image targets it writes."""
+    """Per section id: the numbers, footnote references, link targets and image targets it writes
+    (a notebook: its markdown cells)."""
+    path = DOCS / lang / rel
+    text = notebook_markdown(path) if rel.endswith(".ipynb") else path.read_text(encoding="utf-8")
     out: dict[str, dict[str, collections.Counter]] = {}
-    for line in sections((DOCS / lang / rel).read_text(encoding="utf-8")):
+    for line in sections(text):
         kinds = out.setdefault(line.section, {k: collections.Counter() for k in ("numbers", "footnotes", "links", "images")})
         kinds["numbers"].update(compared(line.prose))
         kinds["footnotes"].update(FOOTNOTE.findall(line.raw))
@@ -50,7 +57,7 @@ def by_section(lang: str, rel: str) -> dict[str, dict[str, collections.Counter]]
     return out
 
 
-@pytest.mark.parametrize("rel", PAGES)
+@pytest.mark.parametrize("rel", PAGES + NOTEBOOKS)
 def test_same_numbers_links_and_footnotes_per_section(rel):
     ja, en = by_section("ja", rel), by_section("en", rel)
     problems = []
@@ -65,6 +72,38 @@ def test_same_numbers_links_and_footnotes_per_section(rel):
         "prefer digits in both languages (then run `python -m docs_tools.translations --update docs/ja/" + rel + "`):\n  "
         + "\n  ".join(problems)
     )
+
+
+def _comment_numbers(code: str) -> list[collections.Counter]:
+    """Per comment or docstring of a Python block, the numbers it writes (small counts aside)."""
+    try:
+        return [collections.Counter(compared(u.text)) for u in units(code)]
+    except (SyntaxError, tokenize.TokenError):
+        return []
+
+
+def _python(info: str) -> bool:
+    return info == "python" or info.startswith("python ")
+
+
+@pytest.mark.parametrize("rel", PAGES + NOTEBOOKS)
+def test_comments_written_on_the_page_have_the_same_numbers(rel):
+    """The Python blocks written on the pages (not included) and the notebooks' code cells comment in each
+    language: the n-th comment of a block has the numbers of its counterpart in the other language."""
+    def blocks(lang: str) -> list[str]:
+        if rel.endswith(".ipynb"):
+            return ["".join(c["source"]) for c in notebook_cells(DOCS / lang / rel) if c["cell_type"] == "code"]
+        return [f.body for f in page(lang, rel).fences if _python(f.info) and not f.include]
+
+    problems = []
+    for n, (ja, en) in enumerate(zip(blocks("ja"), blocks("en"), strict=False), 1):
+        cj, ce = _comment_numbers(ja), _comment_numbers(en)
+        if len(cj) != len(ce):
+            continue  # the comments are split differently; tests/test_parity.py holds the code equal
+        for i, (a, b) in enumerate(zip(cj, ce), 1):
+            if a != b:
+                problems.append(f"block {n}, comment {i}: only in en {dict(b - a)}, only in ja {dict(a - b)}")
+    assert not problems, f"{rel}: comments whose numbers differ between docs/en and docs/ja:\n  " + "\n  ".join(problems)
 
 
 TOMLS = sorted(p.relative_to(REPO).as_posix() for p in SNIPPETS.rglob("*.ja.toml"))
