@@ -1,7 +1,7 @@
 """Every figure the pages write in words has a source, and says what the source says.
 
-A *figure* is a number with a unit or a ratio word, in the prose or a table of a page (both
-languages): ``3.8×``, ``1 %``, ``16 bits``, ``2.1 ms``, ``3.8 分の 1``, ``2 倍``
+A *figure* is a number with a unit or a ratio word, in the prose or a table of a page or a notebook's
+markdown (both languages): ``3.8×``, ``1 %``, ``16 bits``, ``2.1 ms``, ``3.8 分の 1``, ``2 倍``
 (docs_tools/figures.py finds them with the Markdown model: not in code, comments, link targets or
 heading ids). Each one is, in this order:
 
@@ -10,9 +10,9 @@ heading ids). Each one is, in this order:
 2. declared for its page in ``docs/data/figures.toml`` with its source: a file and how to read the
    value there (a regex or a JSON path), a Python expression (a dtype's size, from torch itself), or
    an upstream link (a vendor's or PyTorch's published number);
-3. or, with two or more significant digits, one of the numbers of the outputs the page shows in the
-   same section (or, failing that, anywhere on the page): an included ``.out`` file, an inline
-   expected output, a benchmark table and its JSON; rounded to the figure's decimals and in its unit.
+3. or, with two or more significant digits, one of the numbers of the outputs its section shows: an
+   included ``.out`` file, an inline expected output, a benchmark table and its JSON; rounded to the
+   figure's decimals and in its unit. A figure restating an output of another section is declared.
 
 Figures written before this check existed and not yet tied to a source are listed one by one in
 the file's ``[pending]`` table (known debt, which only shrinks). A figure that is none of these fails, and so does a declared figure that its page no longer writes
@@ -26,7 +26,7 @@ import re
 
 import pytest
 
-from docs_tools.docs_model import DOCS, REPO, page_files
+from docs_tools.docs_model import DOCS, REPO, notebook_markdown, page_files
 from docs_tools.figures import (
     FIGURES_FILE,
     Declared,
@@ -44,7 +44,7 @@ from docs_tools.figures import (
 #: Pages whose figures are data checked elsewhere.
 EXCLUDED = {"support-matrix.md": "the support matrix is rendered from docs/data/support_matrix.* (its own tests)"}
 
-PAGES = [rel for rel in page_files("en") if rel.endswith(".md") and rel not in EXCLUDED]
+PAGES = [rel for rel in page_files("en") if rel.endswith((".md", ".ipynb")) and rel not in EXCLUDED]
 DECLARED, CHECKED_SECTIONS = load_declared()
 PENDING = load_pending()
 
@@ -54,7 +54,9 @@ def _key(figure: str) -> tuple[float, str]:
 
 
 def _text(lang: str, rel: str) -> str:
-    return (DOCS / lang / rel).read_text(encoding="utf-8")
+    """A page's Markdown (a notebook's markdown cells)."""
+    path = DOCS / lang / rel
+    return notebook_markdown(path) if rel.endswith(".ipynb") else path.read_text(encoding="utf-8")
 
 
 def unsourced(lang: str, rel: str) -> list[str]:
@@ -62,12 +64,11 @@ def unsourced(lang: str, rel: str) -> list[str]:
     text = _text(lang, rel)
     declared = {d.key for d in DECLARED if d.page in (rel, "*")} | {_key(f) for f in PENDING.get(rel, ())}
     outputs = section_outputs(text)
-    everywhere = output_values([o for outs in outputs.values() for o in outs])
     problems = []
     for f in figures(text):
         if f"{rel}#{f.section}" in CHECKED_SECTIONS or figure_key(f) in declared:
             continue
-        if shown(f, output_values(outputs.get(f.section, []))) or shown(f, everywhere):
+        if shown(f, output_values(outputs.get(f.section, []))):
             continue
         problems.append(f"line {f.lineno} (#{f.section}): {f.text!r}")
     return problems
