@@ -2,16 +2,19 @@
 
 Two readers use this module:
 
-- ``tests/test_prose_figures.py``: every *figure* (a number with a unit or a ratio word: ``3.8×``,
-  ``1 %``, ``38 KB``, ``2.1 ms``, ``3.8 分の 1``, ``2 倍``) written in the prose or a table of a page
-  is either found among the outputs that page shows (its ``.out`` includes, its inline expected
-  outputs, its benchmark tables) or declared in ``docs/data/figures.toml`` with the file that proves
-  it and how to read the value there;
-- ``tests/test_parity_numbers.py``: per section (heading id), the numbers, footnote references,
-  link targets and image targets of the two languages are the same sequence.
+- ``tests/test_prose_figures.py``: every *figure* (:func:`figures`: a number with a unit or a ratio
+  word: ``3.8×``, ``1 %``, ``38 KB``, ``2.1 ms``, ``3.8 分の 1``, ``2 倍``, "twice the", "eight
+  times") written in the prose or a table of a page is either found among the outputs its section
+  shows (:func:`section_outputs`, :func:`shown`: its ``.out`` includes, its inline expected outputs,
+  its benchmark tables and their JSON) or declared in ``docs/data/figures.toml`` with its source
+  (:func:`load_declared`, :func:`source_value`);
+- ``tests/test_parity_numbers.py``: per section (heading id), the numbers (:func:`numbers`, after
+  :func:`normalise`: full-width digits, 万/億, "a million", "half a second", 1024x1024), footnote
+  references, link targets and image targets of the two languages are the same.
 
 "Prose" is what a reader reads as text (:func:`sections`): outside code fences, inline code, HTML
-comments, include lines and heading ids. Tables and admonitions are prose.
+comments, include lines and heading ids; tables and admonitions are prose. A paragraph, list or
+table is read as one block, so that a code span or a link wrapped over two lines is still one.
 """
 
 from __future__ import annotations
@@ -20,16 +23,23 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 
-from docs_tools.docs_model import DOCS, HEADING, HEADING_ID, INCLUDE, REPO, fence_lines, code_fences
+from docs_tools.docs_model import (
+    DOCS,
+    HEADING,
+    HEADING_ID,
+    INCLUDE,
+    REPO,
+    code_fences,
+    fence_lines,
+)
 
 FIGURES_FILE = DOCS / "data" / "figures.toml"
 
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _HEADING_ID_ANY = re.compile(r"\{[^}]*#[A-Za-z0-9_.:-]+[^}]*\}")
-_MATH = re.compile(r"\$\$.*?\$\$|\\\(.*?\\\)", re.S)
+_MATH = re.compile(r"\$\$.*?\$\$|\\\(.*?\\\)", re.DOTALL)
 #: ``[text](target)`` and ``![alt](target "title")``: the target is group 2 (the ``!`` is group 1).
 LINK = re.compile(r"(!?)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^()\s>]+(?:\([^()]*\)[^()\s>]*)?)>?(?:\s+\"[^\"]*\")?\s*\)")
 FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
@@ -377,7 +387,7 @@ def source_value(d: Declared) -> float | None:
 
         import torch
 
-        raw = eval(d.expr, {"torch": torch, "math": math, **_format_helpers(torch)})  # noqa: S307 - our own data file
+        raw = eval(d.expr, {"torch": torch, "math": math, **_format_helpers(torch)})
     else:
         text = (REPO / d.source).read_text(encoding="utf-8")
         if d.json is not None:
@@ -388,7 +398,7 @@ def source_value(d: Declared) -> float | None:
                 node = node[int(key)] if isinstance(node, list) else node[key]
             raw = node
         else:
-            m = re.search(d.pattern, text, re.M)
+            m = re.search(d.pattern, text, re.MULTILINE)
             if not m:
                 raise LookupError(f"{d.source}: the pattern {d.pattern!r} finds nothing")
             raw = m.group(1)
@@ -402,7 +412,7 @@ def _format_helpers(torch) -> dict:
     read(path, regex[, group]): a number in a repository file; peak(gpu name, format): a data-sheet peak."""
     def read(path: str, pattern: str, group: int = 1) -> float:
         """The number a regex finds in a repository file (an output, a script's constant)."""
-        m = re.search(pattern, (REPO / path).read_text(encoding="utf-8"), re.M)
+        m = re.search(pattern, (REPO / path).read_text(encoding="utf-8"), re.MULTILINE)
         if not m:
             raise LookupError(f"{path}: the pattern {pattern!r} finds nothing")
         return float(re.sub(r"[,\s%x×]", "", m.group(group)))
@@ -426,7 +436,3 @@ def _format_helpers(torch) -> dict:
 def _json_keys(path: str) -> list[str]:
     """``a.b."c.d".0`` -> ['a', 'b', 'c.d', '0']."""
     return [m.group(1) if m.group(1) is not None else m.group(2) for m in re.finditer(r'"([^"]*)"|([^.]+)', path)]
-
-
-def page_path(lang: str, page: str) -> Path:
-    return DOCS / lang / page

@@ -23,13 +23,20 @@ The comments and docstrings of every script (snippets/**/*.py) are translated in
 from __future__ import annotations
 
 import collections
+import tokenize
 import tomllib
 
 import pytest
 
-import tokenize
-
-from docs_tools.docs_model import DOCS, REPO, SNIPPETS, notebook_cells, notebook_markdown, page, page_files
+from docs_tools.docs_model import (
+    DOCS,
+    REPO,
+    SNIPPETS,
+    notebook_cells,
+    notebook_markdown,
+    page,
+    page_files,
+)
 from docs_tools.figures import FOOTNOTE, LINK, numbers, sections
 from docs_tools.localize import units
 
@@ -113,7 +120,7 @@ TOMLS = sorted(p.relative_to(REPO).as_posix() for p in SNIPPETS.rglob("*.ja.toml
 def test_japanese_comments_have_the_numbers_of_the_english(path):
     data = tomllib.loads((REPO / path).read_text(encoding="utf-8"))
     problems = []
-    for kind, entries in data.items():
+    for entries in data.values():
         if not isinstance(entries, list):
             continue
         for entry in entries:
