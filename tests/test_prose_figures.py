@@ -89,7 +89,7 @@ def test_every_figure_has_a_source(lang, rel):
 
 
 def _declared_id(d) -> str:
-    return f"{d.page}:{d.figure}"
+    return f"{d.page}:{d.figure}".replace("×", "x").replace(" ", "")
 
 
 @pytest.mark.parametrize("decl", DECLARED, ids=_declared_id)
