@@ -178,6 +178,35 @@ def test_the_rules_agree_with_the_installed_torch_and_torchao():
     assert steps["mx-sm100"][:2] == [("0.0", "no"), ("10.0", "native")]
 
 
+def test_the_cpu_scaled_mm_takes_tensorwise_and_rowwise_scales_only():
+    """The CPU cells of the scaled_mm table (note smcpu), on this machine's torch: one scale per
+    tensor and one per row give the product to float8 precision; 1x128 / 128x128 blocks are refused."""
+    import torch
+    import torch.nn.functional as F
+
+    e4m3 = torch.float8_e4m3fn
+    torch.manual_seed(0)
+    x, w = torch.randn(128, 256), torch.randn(128, 256) * 0.05
+    exact = x @ w.t()
+
+    def rowwise(t):
+        scale = (t.abs().amax(dim=1, keepdim=True) / torch.finfo(e4m3).max).clamp(min=1e-12)
+        return (t / scale).to(e4m3), scale.float()
+
+    x8, xs = rowwise(x)
+    w8, ws = rowwise(w)
+    out = F.scaled_mm(x8, w8.t(), xs, F.ScalingType.RowWise, ws.t(), F.ScalingType.RowWise, output_dtype=torch.float32)
+    assert ((out - exact).norm() / exact.norm()).item() < 0.05
+    xt, wt = (t.abs().max() / torch.finfo(e4m3).max for t in (x, w))
+    out = F.scaled_mm((x / xt).to(e4m3), (w / wt).to(e4m3).t(), xt.float(), F.ScalingType.TensorWise,
+                      wt.float(), F.ScalingType.TensorWise, output_dtype=torch.float32)
+    assert ((out - exact).norm() / exact.norm()).item() < 0.05
+    with pytest.raises(ValueError, match="Invalid scaling configuration") as refused:
+        F.scaled_mm(x8, w8.t(), torch.ones(2, 128).t(), F.ScalingType.BlockWise1x128,
+                    torch.ones(1, 2), F.ScalingType.BlockWise128x128, output_dtype=torch.bfloat16)
+    assert "TensorWise" in str(refused.value) and "BlockWise" not in str(refused.value).split("Got")[0]
+
+
 # -- files and tests the sources name ----------------------------------------------------------
 
 
