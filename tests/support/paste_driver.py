@@ -12,7 +12,7 @@ removed from ``__main__``, which is left as a fresh prompt has it.
   ``python name.py``") is saved under that name and run as ``python -W error ... name.py``;
 * a block with a ``skip`` reason is not run.
 
-Warnings are errors, except the allow-list of the plan (tests/support/warning_policy.py). The
+Warnings are errors, except the allow-list of the plan (docs_tools/warning_policy.py). The
 reader sets no ``PYTHONWARNINGS``, so the policy is applied here, as ``-W`` options would apply
 it: ``warnings.simplefilter("error")`` then one ``filterwarnings("ignore", ...)`` per allowed
 prefix, and the same options in ``sys.warnoptions`` (what ``-W`` fills), so that the
