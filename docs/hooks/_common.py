@@ -24,6 +24,13 @@ if str(REPO) not in sys.path:
 import docs_tools  # noqa: E402,F401
 
 
+def whole_snippet(fence) -> str | None:
+    """The ``snippets/**/*.py`` a python fence (a docs_tools.docs_model.Fence) includes whole, else None."""
+    include = fence.include
+    python = fence.info == "python" or fence.info.startswith("python ")
+    return include if python and include and include.startswith("snippets/") and include.endswith(".py") else None
+
+
 def lang(config) -> str:
     """The build's language: ``ja`` (mkdocs.yml) or ``en`` (mkdocs.en.yml)."""
     return config["theme"]["language"]

@@ -9,20 +9,22 @@
   link to.
 * A notebook page gets a link to its ``.ipynb`` (copied next to the page by
   mkdocs-jupyter's ``include_source``) under its title.
+
+The fences are found by the one Markdown parser the tests use too (docs_tools.docs_model,
+markdown-it-py), so a fence inside an admonition, a tab or a longer fence is what the tests see.
 """
 
 from __future__ import annotations
 
 import posixpath
-import re
 
-from _common import REPO, label, soup
+from _common import REPO, label, soup, whole_snippet
 from localize import localized
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<info>.*)$")
-WHOLE_SNIPPET = re.compile(r'^\s*--8<--\s+"(?P<path>snippets/[^"]+\.py)"\s*$')
+from docs_tools.docs_model import parse_markdown
+
 DOWNLOAD_LABEL = {"ja": "{name} をダウンロード", "en": "Download {name}"}
 NOTEBOOK_LABEL = {"ja": "このノートブック({name})をダウンロード", "en": "Download this notebook ({name})"}
 
@@ -38,29 +40,24 @@ def on_files(files, config, **kwargs):
 
 def download_links(markdown: str, page_src: str, config) -> str:
     """Put a link to the file after every python fence that includes one whole snippet."""
+    if "--8<--" not in markdown:
+        return markdown
     lines = markdown.split("\n")
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        m = FENCE.match(lines[i])
-        if not m:
-            out.append(lines[i])
-            i += 1
+    links: dict[int, str] = {}  # 0-based line of a closing fence -> the link to put after it
+    for fence in parse_markdown(markdown).fences:
+        target = whole_snippet(fence)
+        if target is None:
             continue
-        indent, fence, info = m.group("indent"), m.group("fence"), m.group("info").strip()
-        j = i + 1
-        while j < len(lines) and not (lines[j].strip().startswith(fence) and lines[j].strip().strip("`") == ""):
-            j += 1
-        out.extend(lines[i : j + 1])
-        body = [ln for ln in lines[i + 1 : j] if ln.strip()]
-        include = WHOLE_SNIPPET.match(body[0]) if len(body) == 1 else None
-        if include and (info == "python" or info.startswith("python ")):
-            target = include.group("path")
-            href = posixpath.relpath(target, posixpath.dirname(page_src) or ".")
-            name = posixpath.basename(target)
-            text = label(DOWNLOAD_LABEL, config, name=name)
-            out += ["", f'{indent}[{text}]({href}){{ .snippet-download download="{name}" }}']
-        i = j + 1
+        indent = lines[fence.lineno - 1][: len(lines[fence.lineno - 1]) - len(lines[fence.lineno - 1].lstrip())]
+        href = posixpath.relpath(target, posixpath.dirname(page_src) or ".")
+        name = posixpath.basename(target)
+        text = label(DOWNLOAD_LABEL, config, name=name)
+        links[fence.end_lineno - 1] = f'{indent}[{text}]({href}){{ .snippet-download download="{name}" }}'
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        if i in links:
+            out += ["", links[i]]
     return "\n".join(out)
 
 

@@ -9,19 +9,21 @@ or fewer lines (localize.py), so the same lines have other numbers there. The fe
 is the same in both languages (tests/test_parity.py), and the lines stay right when the
 script changes. A piece that is in no line fails the build. (Plain text rather than a regular
 expression: jupytext, which mkdocs-jupyter runs over the pages, reads ``key="value"`` in a fence
-as Python and warns about backslashes.)
+as Python and warns about backslashes.) The fences are those of the one Markdown parser the tests
+use too (docs_tools.docs_model, markdown-it-py).
 """
 
 from __future__ import annotations
 
 import re
 
-from _common import REPO
+from _common import REPO, whole_snippet
 from localize import localized
 from mkdocs.exceptions import PluginError
 
-FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<fence>`{3,})python highlight="(?P<pattern>[^"]*)"[ \t]*$')
-WHOLE_SNIPPET = re.compile(r'^\s*--8<--\s+"(?P<path>snippets/[^"]+\.py)"\s*$')
+from docs_tools.docs_model import parse_markdown
+
+HIGHLIGHT = re.compile(r'^python highlight="(?P<pattern>[^"]*)"$')
 
 
 def key_lines(code: str, pattern: str) -> list[int]:
@@ -50,19 +52,19 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     if 'python highlight="' not in markdown:
         return markdown
     lines = markdown.split("\n")
-    for i, line in enumerate(lines):
-        m = FENCE.match(line)
+    for fence in parse_markdown(markdown).fences:
+        m = HIGHLIGHT.match(fence.info)
         if not m:
             continue
-        end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == m["fence"]), None)
-        if end is None:
+        i = fence.lineno - 1
+        if lines[fence.end_lineno - 1].strip() != fence.fence:
             raise PluginError(f"{page.file.src_uri}:{i + 1}: an unclosed fence")
-        body = [ln[len(m["indent"]):] for ln in lines[i + 1 : end]]
-        include = WHOLE_SNIPPET.match(body[0]) if len(body) == 1 else None
-        code = localized(REPO / include["path"], config).read_text(encoding="utf-8") if include else "\n".join(body)
+        include = whole_snippet(fence)
+        code = localized(REPO / include, config).read_text(encoding="utf-8") if include else fence.body
         try:
             numbers = key_lines(code, m["pattern"])
         except PluginError as error:
             raise PluginError(f"{page.file.src_uri}:{i + 1}: {error}") from error
-        lines[i] = f'{m["indent"]}{m["fence"]}python hl_lines="{_ranges(numbers)}"'
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        lines[i] = f"{indent}{fence.fence}python hl_lines=\"{_ranges(numbers)}\""
     return "\n".join(lines)
