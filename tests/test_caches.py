@@ -295,9 +295,8 @@ with open(os.path.join(os.path.dirname(out), "llms.txt"), "w") as f:
 '''
 
 
-def test_concurrent_builds_of_the_same_inputs_wait_for_one(tmp_path, monkeypatch):
-    from concurrent.futures import ThreadPoolExecutor
-
+def _fake_mkdocs(tmp_path, monkeypatch):
+    """site_fixtures with a cache in ``tmp_path`` and FAKE_MKDOCS as mkdocs; returns (module, build count file)."""
     from tests.support import site_fixtures
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -306,6 +305,13 @@ def test_concurrent_builds_of_the_same_inputs_wait_for_one(tmp_path, monkeypatch
     script = tmp_path / "fake_mkdocs.py"
     script.write_text(FAKE_MKDOCS)
     monkeypatch.setattr(site_fixtures, "MKDOCS", [sys.executable, str(script)])
+    return site_fixtures, count
+
+
+def test_concurrent_builds_of_the_same_inputs_wait_for_one(tmp_path, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    site_fixtures, count = _fake_mkdocs(tmp_path, monkeypatch)
     config = REPO / "mkdocs.yml"
     with ThreadPoolExecutor(3) as pool:
         procs = list(pool.map(lambda i: site_fixtures.mkdocs_build(config, tmp_path / f"out{i}" / "ja"), range(3)))
@@ -321,14 +327,7 @@ def test_concurrent_builds_of_the_same_inputs_wait_for_one(tmp_path, monkeypatch
 
 
 def test_a_failed_build_is_not_kept_but_reported_once_per_run(tmp_path, monkeypatch):
-    from tests.support import site_fixtures
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    count = tmp_path / "count"
-    monkeypatch.setenv("FAKE_COUNT", str(count))
-    script = tmp_path / "fake_mkdocs.py"
-    script.write_text(FAKE_MKDOCS)
-    monkeypatch.setattr(site_fixtures, "MKDOCS", [sys.executable, str(script)])
+    site_fixtures, count = _fake_mkdocs(tmp_path, monkeypatch)
     config = REPO / "mkdocs.yml"
     run_dir = tmp_path / "run"
     run_dir.mkdir()
@@ -342,13 +341,7 @@ def test_a_failed_build_is_not_kept_but_reported_once_per_run(tmp_path, monkeypa
 
 
 def test_a_site_that_depends_on_where_it_was_built_is_refused(tmp_path, monkeypatch):
-    from tests.support import site_fixtures
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("FAKE_COUNT", str(tmp_path / "count"))
-    script = tmp_path / "fake_mkdocs.py"
-    script.write_text(FAKE_MKDOCS)
-    monkeypatch.setattr(site_fixtures, "MKDOCS", [sys.executable, str(script)])
+    site_fixtures, _ = _fake_mkdocs(tmp_path, monkeypatch)
     proc = site_fixtures.mkdocs_build(REPO / "mkdocs.yml", tmp_path / "out" / "ja",
                                       {"FAKE_TEXT": f"<p>from {REPO}/docs/ja/index.md</p>"})
     assert proc.returncode != 0 and "depends on where it was built" in proc.stderr
