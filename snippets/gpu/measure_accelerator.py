@@ -3,7 +3,7 @@ import time
 import torch
 
 # One script for any accelerator PyTorch supports (CUDA, ROCm, Intel XPU, Apple MPS, ...) and for a CPU.
-accelerator = torch.accelerator.current_accelerator()  # None on a machine without one
+accelerator = torch.accelerator.current_accelerator(check_available=True)  # None unless one can be used
 print("accelerator:", accelerator)
 device = accelerator if accelerator is not None else torch.device("cpu")
 a = torch.randn(1024, 1024, device=device)
