@@ -189,6 +189,9 @@ def ratio_words(prose: str) -> str:
     return prose
 
 
+_PRODUCT = re.compile(r"\s?(?:HBM|PCIe|SXM)")
+
+
 def figures(text: str) -> list[Figure]:
     """Every figure of a page's prose and tables, in order (English ratios in words included: "twice",
     "eight times", "a quarter")."""
@@ -196,6 +199,8 @@ def figures(text: str) -> list[Figure]:
     for line in sections(text):
         prose = ratio_words(VERSION.sub(" ", normalise(line.prose)))
         for m in FIGURE.finditer(prose):
+            if _PRODUCT.match(prose, m.end()) or prose[: m.start()].endswith(("H100 ", "A100 ", "H200 ")):
+                continue  # a GPU's name ("NVIDIA H100 80GB HBM3"), not a figure
             lineno = line.lineno + prose.count("\n", 0, m.start())
             out.append(Figure(line.section, lineno, m.group(1).replace(",", ""), m.group(2), m.group(0)))
     return out

@@ -163,7 +163,7 @@ def test_the_catalog_of_figures_finds_figures():
         "`x = 5 %` is code, [a 4× link](x.md#4x), torch 2.13.0, H100 and sm_90 are names.\n\n"
         "| a | 38 KB |\n\n重みは 3.8 分の 1、速度は 2 倍、10 ミリ秒、30 分。\n\n"
         "At twice the rate, eight times more, 6 × 10−8 and 300 × 300 are not ratios; it runs twice.\n"
-        "A span `wrapped over\n2 lines` is code.\n"
+        "A span `wrapped over\n2 lines` is code, and NVIDIA H100 80GB HBM3 a name.\n"
     )
     assert [f.text for f in figures(text)] == ["3.8×", "1 %", "2.1 ms", "16 bits", "4×", "38 KB", "3.8 分の 1",
                                                "2 倍", "10 ミリ秒", "30 分", "2×", "8×"]
