@@ -63,9 +63,9 @@ class Line:
 
 
 def sections(text: str) -> list[Line]:
-    """The prose blocks of a Markdown page (paragraphs, list items, table rows, admonition bodies:
-    consecutive non-blank lines, joined with their line breaks so that a code span or a link that
-    wraps is still one), each with the section (heading id) it belongs to."""
+    """The prose blocks of a Markdown page, each with the section (heading id) it belongs to: a
+    paragraph, list or admonition body (consecutive non-blank lines, joined with their line breaks
+    so that a code span or a link that wraps is still one), a heading, or one table row."""
     text = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     text = _MATH.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     inside = fence_lines(text)
@@ -91,10 +91,13 @@ def sections(text: str) -> list[Line]:
             hid = HEADING_ID.search(h.group("text"))
             if hid:
                 section = hid.group("id")
+        row = line.lstrip().startswith("|")  # a table row is a block of its own
+        if row:
+            flush()
         if not block:
             start = i
         block.append(line)
-        if h:
+        if h or row:
             flush()
     flush()
     return out

@@ -7,10 +7,12 @@ prose, tables and admonitions with the Markdown model, outside code and comments
 - the numbers: a figure changed on one page ("3.8×" → "3.5×", "65519" → "65521") fails;
 - the footnote references, link targets and image targets.
 
-Each is compared as a multiset per section, not as a sequence: Japanese puts the parts of a sentence
-in another order than English ("at n = 1024, A is 3× faster" is 「n = 1024 では A が 3 倍速い」), so the
-order of two numbers in a sentence is not the same in both languages; every number, its value and
-how many times the section writes it, is. Integers from 0 to 10 written alone are not compared:
+Each is compared block by block (a paragraph, a list, an admonition body, a heading, a table row:
+these correspond one to one between the languages; where a section's blocks do not, over the whole
+section), as a multiset, not as a sequence: Japanese puts the parts of a sentence in another order
+than English ("at n = 1024, A is 3× faster" is 「n = 1024 では A が 3 倍速い」), so the order of two
+numbers in a sentence is not the same in both languages; every number, its value and how many times
+the block writes it, is. Integers from 0 to 10 written alone are not compared:
 English writes small counts as words ("two layers", "twice", "half") where Japanese writes digits
 (「2 つの層」「2 倍」); the figures among them (``8 bits``, ``4×``) are tied to their sources in both
 languages by tests/test_prose_figures.py. Full-width digits and 万 are normalised
@@ -49,31 +51,56 @@ def compared(prose: str) -> list[str]:
     return [n for n in numbers(prose) if not (n.isdigit() and int(n) <= 10)]
 
 
-def by_section(lang: str, rel: str) -> dict[str, dict[str, collections.Counter]]:
-    """Per section id: the numbers, footnote references, link targets and image targets it writes
-    (a notebook: its markdown cells)."""
+KINDS = ("numbers", "footnotes", "links", "images")
+
+
+def _kinds(raw: str, prose: str) -> dict[str, collections.Counter]:
+    kinds = {k: collections.Counter() for k in KINDS}
+    kinds["numbers"].update(compared(prose))
+    kinds["footnotes"].update(FOOTNOTE.findall(raw))
+    for m in LINK.finditer(raw):
+        kinds["images" if m.group(1) else "links"][m.group(2)] += 1
+    return kinds
+
+
+def by_section(lang: str, rel: str) -> dict[str, list[tuple[int, dict[str, collections.Counter]]]]:
+    """Per section id, its blocks in order (paragraph, list, admonition body, heading, table row:
+    docs_tools.figures.sections), each as (line, the numbers, footnote references, link targets and image
+    targets it writes); a notebook: its markdown cells."""
     path = DOCS / lang / rel
     text = notebook_markdown(path) if rel.endswith(".ipynb") else path.read_text(encoding="utf-8")
-    out: dict[str, dict[str, collections.Counter]] = {}
-    for line in sections(text):
-        kinds = out.setdefault(line.section, {k: collections.Counter() for k in ("numbers", "footnotes", "links", "images")})
-        kinds["numbers"].update(compared(line.prose))
-        kinds["footnotes"].update(FOOTNOTE.findall(line.raw))
-        for m in LINK.finditer(line.raw):
-            kinds["images" if m.group(1) else "links"][m.group(2)] += 1
+    out: dict[str, list[tuple[int, dict[str, collections.Counter]]]] = {}
+    for block in sections(text):
+        out.setdefault(block.section, []).append((block.lineno, _kinds(block.raw, block.prose)))
     return out
+
+
+def _total(blocks: list[tuple[int, dict[str, collections.Counter]]]) -> dict[str, collections.Counter]:
+    total = {k: collections.Counter() for k in KINDS}
+    for _, kinds in blocks:
+        for k in KINDS:
+            total[k] += kinds[k]
+    return total
+
+
+def _differences(where: str, ja: dict[str, collections.Counter], en: dict[str, collections.Counter]) -> list[str]:
+    return [f"{where} {kind}: only in en {dict(en[kind] - ja[kind])}, only in ja {dict(ja[kind] - en[kind])}"
+            for kind in KINDS if ja[kind] != en[kind]]
 
 
 @pytest.mark.parametrize("rel", PAGES + NOTEBOOKS)
 def test_same_numbers_links_and_footnotes_per_section(rel):
+    """Block by block where both languages have the same blocks in a section (paragraphs, lists and table
+    rows correspond one to one on these pages), else over the whole section."""
     ja, en = by_section("ja", rel), by_section("en", rel)
     problems = []
     for section in sorted(set(ja) | set(en)):
-        empty = {k: collections.Counter() for k in ("numbers", "footnotes", "links", "images")}
-        j, e = ja.get(section, empty), en.get(section, empty)
-        for kind in e:
-            if j[kind] != e[kind]:
-                problems.append(f"#{section} {kind}: only in en {dict(e[kind] - j[kind])}, only in ja {dict(j[kind] - e[kind])}")
+        j, e = ja.get(section, []), en.get(section, [])
+        if len(j) == len(e):
+            for (line_ja, kinds_ja), (line_en, kinds_en) in zip(j, e, strict=True):
+                problems += _differences(f"#{section} (en line {line_en}, ja line {line_ja})", kinds_ja, kinds_en)
+        else:
+            problems += _differences(f"#{section} ({len(e)} blocks in en, {len(j)} in ja)", _total(j), _total(e))
     assert not problems, (
         f"{rel}: the two languages differ (docs/en/{rel} vs docs/ja/{rel}); correct the page that is wrong, "
         "prefer digits in both languages (then run `python -m docs_tools.translations --update docs/ja/" + rel + "`):\n  "
