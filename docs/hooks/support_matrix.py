@@ -130,7 +130,7 @@ def on_page_content(html, page, config, files, **kwargs):
 
     tree = page_tree(html, page)  # parsed once for every hook (_common.py)
     for table in tree.select(f"div.{WRAPPER} table"):
-        headers = [th.get_text(" ", strip=True) for th in table.select("thead th")]
+        headers = [" ".join(th.get_text().split()) for th in table.select("thead th")]  # as the reader sees it
         for tr in table.select("tbody tr"):
             for th, td in zip(headers, tr.find_all("td")):
                 td["data-label"] = th
