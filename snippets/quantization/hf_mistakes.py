@@ -22,7 +22,7 @@ LlamaForCausalLM(config).save_pretrained(folder / "float")
 try:
     TorchAoConfig("int8_weight_only")
 except ValueError as error:
-    print("1.", type(error).__name__, str(error).split(". ")[0])
+    print(f"1. {type(error).__name__}\n   {str(error).split('. ')[0]}")
 
 # 2. quantize_ on a loaded model, then save_pretrained: transformers does not know the model is quantized.
 model = AutoModelForCausalLM.from_pretrained(folder / "float")
@@ -33,7 +33,7 @@ try:
         warnings.filterwarnings("ignore", message="TypedStorage is deprecated", category=UserWarning)
         model.save_pretrained(folder / "direct")
 except RuntimeError as error:
-    print("2.", type(error).__name__, error)
+    print(f"2. {type(error).__name__}\n   {error}")
 
 # 3. quantization_config=None passed on: the checkpoint's own config is dropped, its int8 weights are
 #    not loaded, and the Linear layers get new random weights (transformers reports them as MISSING).
@@ -43,4 +43,4 @@ transformers.logging.set_verbosity_error()  # its load report goes to stderr; th
 model, info = AutoModelForCausalLM.from_pretrained(folder / "int8", quantization_config=None, output_loading_info=True)
 transformers.logging.set_verbosity_warning()
 weights = {type(m.weight).__name__ for m in model.modules() if isinstance(m, nn.Linear)}
-print("3. weights", weights, f"| {len(info['missing_keys'])} weights missing, e.g. {sorted(info['missing_keys'])[0]}")
+print(f"3. weights {weights}\n   {len(info['missing_keys'])} weights missing, such as\n   {sorted(info['missing_keys'])[0]}")

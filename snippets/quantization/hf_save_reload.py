@@ -15,9 +15,9 @@ from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM, To
 transformers.logging.disable_progress_bar()  # the loading bars go to stderr
 
 
-def on_disk(path):
-    """Every file of a saved model with its size in KB."""
-    return {f.name: round(f.stat().st_size / 1000) for f in sorted(path.iterdir())}
+def kilobytes_on_disk(path):
+    """The size of a saved model's weights file in KB."""
+    return round((path / "model.safetensors").stat().st_size / 1000)
 
 
 torch.manual_seed(0)
@@ -27,24 +27,25 @@ folder = Path(tempfile.mkdtemp())
 LlamaForCausalLM(config).save_pretrained(folder / "float")
 quantized = AutoModelForCausalLM.from_pretrained(folder / "float", quantization_config=TorchAoConfig(Int8WeightOnlyConfig()))
 quantized.save_pretrained(folder / "int8")
-print("float32:", on_disk(folder / "float"))
-print("int8:   ", on_disk(folder / "int8"))
+print("files:", sorted(f.name for f in (folder / "int8").iterdir()))
+print(f"model.safetensors: float32 {kilobytes_on_disk(folder / 'float')} KB, int8 {kilobytes_on_disk(folder / 'int8')} KB")
 
 # The quantization config travels in config.json; the int8 weights are plain tensors in safetensors.
 saved = json.loads((folder / "int8" / "config.json").read_text())["quantization_config"]
 print("config.json:", saved["quant_method"], saved["quant_type"]["default"]["_type"])
 kilobytes = Counter()
+print("model.layers.0.mlp.down_proj is stored as:")
 with safe_open(folder / "int8" / "model.safetensors", framework="pt") as f:
     for name in f.keys():
         tensor = f.get_tensor(name)
         kilobytes[str(tensor.dtype).removeprefix("torch.")] += tensor.nbytes / 1000
-        if name.startswith("model.layers.0.mlp.down_proj"):
-            print(f"  {name}: {tensor.dtype} {list(tensor.shape)}")
-print("  KB by dtype:", {dtype: round(kb) for dtype, kb in kilobytes.items()})
+        if name.startswith("model.layers.0.mlp.down_proj."):
+            print(f"  {name.removeprefix('model.layers.0.mlp.down_proj.')}: {tensor.dtype} {list(tensor.shape)}")
+print("KB by dtype:", {dtype: round(kb) for dtype, kb in kilobytes.items()})
 
 # safe_serialization=False of older tutorials: transformers 5 has no such option and ignores it.
 quantized.save_pretrained(folder / "pickle", safe_serialization=False)
-print("safe_serialization=False wrote:", sorted(p.name for p in (folder / "pickle").iterdir()))
+print("safe_serialization=False wrote:", sorted(f.name for f in (folder / "pickle").iterdir() if f.suffix != ".json"))
 
 # Reload: no quantization_config needed, config.json carries it.
 reloaded = AutoModelForCausalLM.from_pretrained(folder / "int8")
@@ -54,4 +55,4 @@ with torch.no_grad():
     same_tokens = torch.equal(reloaded.generate(prompt, max_new_tokens=8, do_sample=False),
                               quantized.generate(prompt, max_new_tokens=8, do_sample=False))
 weights = {type(m.weight).__name__ for n, m in reloaded.named_modules() if isinstance(m, nn.Linear) and n != "lm_head"}
-print(f"reloaded: weights {weights}, logits equal {same_logits}, tokens equal {same_tokens}")
+print(f"reloaded: weights {weights}\n  logits equal {same_logits}, tokens equal {same_tokens}")

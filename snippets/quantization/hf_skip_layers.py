@@ -19,10 +19,11 @@ folder = Path(tempfile.mkdtemp())
 LlamaForCausalLM(config).save_pretrained(folder / "float")
 
 
-def float_linears(model):
-    """The nn.Linear layers whose weight is still a plain float32 tensor."""
-    return sorted(name for name, m in model.named_modules()
-                  if isinstance(m, nn.Linear) and type(m.weight) is nn.Parameter and m.weight.dtype == torch.float32)
+def show_float_linears(label, model):
+    """Print the nn.Linear layers whose weight is still a plain float32 tensor (names without "model.")."""
+    names = sorted(name.removeprefix("model.") for name, m in model.named_modules()
+                   if isinstance(m, nn.Linear) and type(m.weight) is nn.Parameter and m.weight.dtype == torch.float32)
+    print(f"{label}:\n  {', '.join(names) or '(none)'}")
 
 
 def quantized(**options):
@@ -31,23 +32,23 @@ def quantized(**options):
     return AutoModelForCausalLM.from_pretrained(folder / "float", quantization_config=quantization_config)
 
 
-print("default:          ", float_linears(quantized()))
+show_float_linears("default", quantized())
 # Wrong: a bare module name matches nothing (the names are matched from the start), so nothing is skipped.
-print("'down_proj':      ", float_linears(quantized(modules_to_not_convert=["down_proj"])))
+show_float_linears("'down_proj'", quantized(modules_to_not_convert=["down_proj"]))
 # Wrong: a list of your own replaces the default one, so lm_head is quantized now.
-print("one full name:    ", float_linears(quantized(modules_to_not_convert=["model.layers.1.mlp.down_proj"])))
+show_float_linears("one full name", quantized(modules_to_not_convert=["model.layers.1.mlp.down_proj"]))
 # Right: full names or regular expressions, and lm_head named again.
-print("regex + lm_head:  ", float_linears(quantized(modules_to_not_convert=[r".*\.mlp\.down_proj", "lm_head"])))
+show_float_linears("regex + lm_head", quantized(modules_to_not_convert=[r".*\.mlp\.down_proj", "lm_head"]))
 
 # torchao's own way: one config per name pattern; None keeps that layer in float.
 per_name = FqnToConfig({r"re:.*\.mlp\.down_proj": None, r"re:model\.layers\.\d+\..*_proj": Int8WeightOnlyConfig()})
 model = quantized(quant_type=per_name)
-print("FqnToConfig:      ", float_linears(model))
+show_float_linears("FqnToConfig", model)
 model.save_pretrained(folder / "mixed")
-print("saved, reloaded:  ", float_linears(AutoModelForCausalLM.from_pretrained(folder / "mixed")))
+show_float_linears("saved, reloaded", AutoModelForCausalLM.from_pretrained(folder / "mixed"))
 
 # The "_default" key of older examples still works in torchao 0.18, with a warning.
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     FqnToConfig({r"re:.*\.mlp\.down_proj": None, "_default": Int8WeightOnlyConfig()})
-print("'_default':", caught[0].category.__name__, str(caught[0].message).split(". ")[0])
+print(f"'_default': {caught[0].category.__name__}\n  {str(caught[0].message).split('. ')[0]}")

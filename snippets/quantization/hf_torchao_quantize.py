@@ -31,7 +31,7 @@ float_model = AutoModelForCausalLM.from_pretrained(folder / "float")
 with torch.no_grad():
     reference = float_model.generate(prompt, **greedy)[0, prompt.shape[1]:]
     reference_logits = float_model(prompt).logits
-print("float32:", weight_types(float_model), "tokens", reference.tolist())
+print(f"float32:\n  Linear weights {weight_types(float_model)}\n  tokens {reference.tolist()}")
 
 for quant_type in (Int8WeightOnlyConfig(), Int8DynamicActivationInt8WeightConfig()):
     # The weights are quantized while they load: each nn.Linear gets an int8 tensor subclass.
@@ -39,6 +39,6 @@ for quant_type in (Int8WeightOnlyConfig(), Int8DynamicActivationInt8WeightConfig
     with torch.no_grad():
         tokens = model.generate(prompt, **greedy)[0, prompt.shape[1]:]
         change = (model(prompt).logits - reference_logits).abs().max().item()
-    print(f"{type(quant_type).__name__}:", weight_types(model),
-          "| lm_head:", type(model.lm_head.weight).__name__, model.lm_head.weight.dtype)
-    print(f"  same tokens as float32: {torch.equal(tokens, reference)}, largest logit change {change:.3f}")
+    print(f"{type(quant_type).__name__}:\n  Linear weights {weight_types(model)}")
+    print("  lm_head:", type(model.lm_head.weight).__name__, model.lm_head.weight.dtype)
+    print(f"  same tokens as float32: {torch.equal(tokens, reference)}\n  largest logit change {change:.3f}")
