@@ -24,16 +24,22 @@ from docs_tools.docs_model import REPO
 def _session(tmp_path, notebooks_pass: bool) -> tuple[subprocess.CompletedProcess, object]:
     tests = tmp_path / "tests"
     tests.mkdir()
+    # --dist each: both workers run every test; one test fails on worker gw1 only. Worker gw0 then
+    # ran both required files and passed all of them: a worker deciding on its own would record,
+    # though the whole run failed. (Load-balanced distribution left it to chance whether one
+    # worker saw both files and no failure, so the check was flaky.)
     (tests / "test_copy_paste.py").write_text(
         "import pytest\n\n@pytest.mark.parametrize('n', range(4))\ndef test_page(n):\n    assert True\n"
     )
     (tests / "test_notebooks.py").write_text(
         textwrap.dedent(f"""
+        import os
+
         import pytest
 
         @pytest.mark.parametrize('n', range(4))
         def test_notebook(n):
-            assert {notebooks_pass!r} or n != 3
+            assert {notebooks_pass!r} or n != 3 or os.environ.get("PYTEST_XDIST_WORKER") != "gw1"
         """)
     )
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
@@ -41,7 +47,7 @@ def _session(tmp_path, notebooks_pass: bool) -> tuple[subprocess.CompletedProces
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tests.support.tested_with", "-n", "2",
-         "--import-mode=importlib", "-q", "--record-tested-with", f"--tested-with-file={stamp}", "tests"],
+         "--dist", "each", "--import-mode=importlib", "-q", "--record-tested-with", f"--tested-with-file={stamp}", "tests"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
     )
     return proc, stamp
