@@ -207,6 +207,21 @@ def test_the_cpu_scaled_mm_takes_tensorwise_and_rowwise_scales_only():
     assert "TensorWise" in str(refused.value) and "BlockWise" not in str(refused.value).split("Got")[0]
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_footnote_cites_the_links_its_data_names(lang):
+    """The data's sources of a note and the prose of that footnote name the same upstream lines,
+    data sheets and issues, on both pages: neither can change its link alone."""
+    footnotes = dict(re.findall(r"^\[\^([\w-]+)\]: (.*)$", PAGES[lang], re.M))
+    problems = [
+        f"[^{name}] does not cite {source[kind]}"
+        for name, note in DATA["note"].items()
+        for source in note["sources"]
+        for kind in ("upstream", "datasheet", "issue")
+        if kind in source and source[kind] not in footnotes.get(name, "")
+    ]
+    assert not problems, f"docs/{lang}/support-matrix.md:\n" + "\n".join(problems)
+
+
 # -- files and tests the sources name ----------------------------------------------------------
 
 
