@@ -53,13 +53,13 @@ NOTE_TITLE = {"ja": "reference_impl パッケージが必要です", "en": "Need
 NOTE_TEXT = {
     "ja": (
         "このページのコードは、このサイトの参照実装パッケージ reference_impl(と benchmarks)を使います。"
-        "{wheel_link} をダウンロードし、torch {torch} を入れたあとで "
-        '<code>pip install "./{wheel}[examples]"</code> でインストールしてください({install_link})。'
+        "{wheel_link} と constraints.txt をダウンロードし、torch {torch} を入れたあとで "
+        '<code>pip install "./{wheel}[examples]" -c constraints.txt</code> でインストールしてください({install_link})。'
     ),
     "en": (
         "The code on this page uses the site's reference_impl package (with benchmarks): download "
-        "{wheel_link} and, after torch {torch}, install it with "
-        '<code>pip install "./{wheel}[examples]"</code> (see {install_link}).'
+        "{wheel_link} and constraints.txt and, after torch {torch}, install it with "
+        '<code>pip install "./{wheel}[examples]" -c constraints.txt</code> (see {install_link}).'
     ),
 }
 INSTALL_LINK_TEXT = {"ja": "インストールの手順", "en": "Install"}
