@@ -25,7 +25,9 @@ What one ``[[text]]`` entry translates (a *unit*, :func:`units`):
   its quotes and indentation.
 
 Pragmas stay as they are and need no entry: ``# noqa``, ``# type:``, ``# fmt:``,
-``# pragma``, the snippet section markers ``# --8<--``, ``#!`` and coding lines.
+``# pragma``, the snippet section markers ``# --8<--``, ``#!`` and coding lines. Text after a
+pragma on the same line (``# noqa: F401  (removed; ...)``) is a unit of its own (kind
+``pragma``): the Japanese text replaces it and the pragma stays.
 
 :func:`problems` is what the tests check: every unit has its Japanese text (with Japanese
 in it, unless ``keep``), no entry is left over from an older version of the script, and the
@@ -61,6 +63,11 @@ SNIPPETS = REPO / "snippets"
 SUFFIX = ".ja.toml"
 HEADER = "# Japanese comments and docstrings of {name} (docs_tools/localize.py). The code is {name}'s.\n"
 PRAGMA = re.compile(r"^#\s*(noqa\b|type:|fmt:|pragma\b|--8<--|-\*-)|^#!")
+# A pragma followed by words for the reader: ``# noqa: F401  (why)``, ``# type: ignore[x] - why``.
+PRAGMA_TEXT = re.compile(
+    r"^#\s*(?:noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?|type:\s*ignore(?:\[[\w\-, ]*\])?"
+    r"|fmt:\s*(?:off|on|skip)|pragma:\s*no\s+(?:cover|branch))\s+(?:[-\u2014:;]\s+)?(?P<text>\S.*?)\s*$"
+)
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff60]")
 
 
@@ -72,11 +79,11 @@ class LocalizeError(ValueError):
 class Unit:
     """One translatable piece of a script: a comment block, a trailing comment or a docstring."""
 
-    kind: str  # "block", "trailing" or "docstring"
+    kind: str  # "block", "trailing", "pragma" (the text after a pragma) or "docstring"
     text: str  # the English text (see the module docstring)
     start: int  # first line, 1-based
     end: int  # last line, 1-based
-    col: int  # column of the "#" or of the docstring's first quote
+    col: int  # column of the "#", of a pragma's text or of the docstring's first quote
     end_col: int = 0  # a docstring's column just after its closing quotes
 
 
@@ -124,6 +131,9 @@ def units(source: str) -> list[Unit]:
         row, col = tok.start
         if PRAGMA.match(tok.string):
             flush()
+            after = PRAGMA_TEXT.match(tok.string)
+            if after:
+                found.append(Unit("pragma", after.group("text"), row, row, col + after.start("text")))
             continue
         if lines[row - 1][:col].strip():  # code before it on the line
             flush()
@@ -203,6 +213,11 @@ def localize(source: str, table: dict[str, dict], *, partial: bool = False) -> s
             indent = first[: unit.col]
             new = "".join(f"{indent}# {line}".rstrip() + "\n" if line else f"{indent}#\n" for line in ja.split("\n"))
             lines[unit.start - 1 : unit.end] = [new]
+        elif unit.kind == "pragma":
+            if "\n" in ja:
+                raise LocalizeError(f"line {unit.start}: the text after a pragma must stay on one line: {ja!r}")
+            ending = "\n" if first.endswith("\n") else ""
+            lines[unit.start - 1] = first[: unit.col] + ja + ending
         elif unit.kind == "trailing":
             if "\n" in ja:
                 raise LocalizeError(f"line {unit.start}: a comment after code must stay on one line: {ja!r}")

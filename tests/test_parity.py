@@ -60,14 +60,43 @@ def test_same_headings(rel):
     assert ja == en, _diff(ja, en, f"{rel}: heading levels/ids")
 
 
+SHELL_INFOS = ("console", "shell", "bash", "sh", "powershell")
+
+
+def shell_comment(line: str) -> int | None:
+    """Where a shell comment starts on ``line`` (a ``#`` at the start or after a blank, outside
+    quotes), or None."""
+    quote = None
+    for i, ch in enumerate(line):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return i
+    return None
+
+
+def shell_without_comments(body: str) -> str:
+    """A shell block's commands: its comments (in the page's language) and the blanks before them removed."""
+    out = []
+    for line in body.splitlines():
+        at = shell_comment(line)
+        out.append(line if at is None else line[:at].rstrip())
+    return "\n".join(out)
+
+
 def _program(info: str, body: str):
     """What must be equal in both languages: a Python block's code tokens (its comments and
-    docstrings are in the page's language, docs_tools.localize), any other block's text."""
+    docstrings are in the page's language, docs_tools.localize), a shell block's commands without
+    their comments, any other block's text."""
     if info == "python" or info.startswith("python "):
         try:
             return code_tokens(body)
         except (SyntaxError, tokenize.TokenError):
             return body
+    if info.split(" ")[0] in SHELL_INFOS:
+        return shell_without_comments(body)
     return body
 
 
@@ -75,7 +104,7 @@ def _program(info: str, body: str):
 def test_same_code(rel):
     ja = [(f.info, _program(f.info, f.body), f.markers) for f in page("ja", rel).fences]
     en = [(f.info, _program(f.info, f.body), f.markers) for f in page("en", rel).fences]
-    assert ja == en, _diff(ja, en, f"{rel}: code blocks (Python compared token by token, without comments and docstrings)")
+    assert ja == en, _diff(ja, en, f"{rel}: code blocks (Python compared token by token, without comments and docstrings; shell blocks without comments)")
 
 
 def _english_comments(code: str) -> list[str]:
