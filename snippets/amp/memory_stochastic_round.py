@@ -15,10 +15,11 @@ warnings.filterwarnings("ignore", message="`torch.jit.script_method` is deprecat
 torch.manual_seed(0)
 target = torch.full((4096,), 1.5)
 runs = {
-    "float32, torch AdamW": (torch.float32, torch.optim.AdamW, {}),
-    "bfloat16, torch AdamW": (torch.bfloat16, torch.optim.AdamW, {}),
-    "bfloat16, stochastic rounding": (torch.bfloat16, _AdamW, {"bf16_stochastic_round": True}),
+    "float32": (torch.float32, torch.optim.AdamW, {}),
+    "bfloat16": (torch.bfloat16, torch.optim.AdamW, {}),
+    "bfloat16, stochastic": (torch.bfloat16, _AdamW, {"bf16_stochastic_round": True}),
 }
+print("mean weight after 100 AdamW steps")
 for name, (dtype, optimizer_class, options) in runs.items():
     w = nn.Parameter(torch.ones(4096, dtype=dtype))  # every weight starts at 1.0 and should move to 1.5
     opt = optimizer_class([w], lr=1e-3, weight_decay=0.0, **options)
@@ -27,5 +28,5 @@ for name, (dtype, optimizer_class, options) in runs.items():
         loss.backward()
         opt.step()
         opt.zero_grad()
-    print(f"{name:30} mean weight {w.float().mean().item():.3f}")
-print("bfloat16 spacing just above 1.0:", torch.finfo(torch.bfloat16).eps)
+    print(f"{name:21} {w.float().mean().item():.3f}")
+print("bfloat16 spacing above 1.0:", torch.finfo(torch.bfloat16).eps)
