@@ -264,6 +264,14 @@ PY""",
              "sed -i -e 's/^native = \"ネイティブ\"$/native = \"エミュレーション\"/' -e 's/^emulated = \"エミュレーション\"$/emulated = \"ネイティブ\"/'"
              " docs/data/messages.ja.toml && grep -q '^native = \"エミュレーション\"' docs/data/messages.ja.toml",
              ["tests/test_support_matrix.py", "-k", "words"], r"test_the_value_labels_are_the_words_the_page_defines\[ja\]"),
+    # -- the troubleshooting page (issue 33) --
+    Mutation("a troubleshooting link to a heading that does not exist (ja)",
+             "sed -i 's/#find-overflow)/#find-the-overflow)/' docs/ja/troubleshooting.md && grep -q 'find-the-overflow' docs/ja/troubleshooting.md",
+             ["tests/test_troubleshooting.py", "-k", "link"], r"test_every_link_reaches_an_existing_section\[ja\]"),
+    Mutation("a quoted error message that PyTorch never printed",
+             "sed -i 's/Attempting to unscale FP16 gradients/Attempting to unscale float16 gradients/' docs/en/troubleshooting.md docs/ja/troubleshooting.md"
+             " && grep -q 'unscale float16 gradients' docs/en/troubleshooting.md",
+             ["tests/test_troubleshooting.py", "-k", "printed"], r"test_each_quoted_message_was_printed_by_pytorch\[ValueError: Attempting to unscale float16"),
 ]
 
 
