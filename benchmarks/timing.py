@@ -209,7 +209,7 @@ def compare(
     for r in range(rounds):
         k = r % len(names)
         order = names[k:] + names[:k]
-        if r % 2:
+        if (r // len(names)) % 2:  # every other cycle backwards: with two variants r % 2 would undo the rotation
             order.reverse()
         for name in order:
             per_round[name].append(_best_of_blocks(timers[name], numbers[name], blocks))

@@ -94,11 +94,6 @@ def test_rounds_rotate_and_reverse(monkeypatch):
     assert out["bf16"].ratios == pytest.approx((2.0,) * 6) and out["int8"].ratios == pytest.approx((4.0,) * 6)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "benchmarks/timing.py: with two callables (a baseline and one variant, most cases) the rotation by one "
-    "and the reversal on odd rounds cancel out, so the baseline is measured first in every round "
-    "(a, b, a, b, ...); reversing on every other cycle of len(names) rounds instead "
-    "(`if (r // len(names)) % 2`) gives a, b / b, a / b, a / a, b. Remove this mark with that fix."))
 def test_two_callables_take_turns_going_first(monkeypatch):
     fns, log = _fakes(monkeypatch, {"a": 1e-3, "b": 1e-3})
     timing.compare(("a", fns["a"]), {"b": fns["b"]}, rounds=4, min_time=1e-3, warmup=0, blocks=1)
