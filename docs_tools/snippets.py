@@ -43,10 +43,8 @@ whatever GPU machine is lent, not on the machine that runs the suite, so the pag
 ``varies = "gpu"``/``"torch"`` rule applies: not on the recorded GPU and torch version, where
 the output must be exactly the recorded one.
 
-Where a result really differs by kind of CPU (int8 arithmetic without VNNI), the snippet has a
-second recorded output, ``name.avx2.out``, recorded with an AVX2-only CPU's kernels
-(``bash .ci/test-avx2 tests/test_snippets.py -k name --update-outputs``); the page shows both,
-and the test compares with the one for the CPU it runs on (:func:`expected_output_file`).
+Where a result really differs by kind of CPU (int8 arithmetic without VNNI), the sidecar declares
+a ``[[tolerance]]`` rule with its ``why`` (docs_tools/outputs.py), and the page says so.
 
 Used by the tests and by the docs build (figures), so it imports nothing beyond the standard
 library and :mod:`docs_tools`.
@@ -67,7 +65,7 @@ from docs_tools.outputs import Rule
 
 __all__ = [
     "CUDA_CODE", "REPO", "SNIPPETS", "AllowStderr", "Recorded", "SnippetMeta", "SnippetMetaError",
-    "current_environment", "expected_output_file", "figure_names", "machine_class", "sidecar_path", "sidecar_problems",
+    "current_environment", "figure_names", "sidecar_path", "sidecar_problems",
     "skip_reason", "snippet_env", "snippet_meta", "tolerance_rules", "with_recorded",
 ]
 
@@ -393,22 +391,3 @@ def snippet_env() -> dict[str, str]:
     env.update(PYTHONWARNINGS=warning_policy.pythonwarnings_env(), MPLBACKEND="Agg", PYTHONHASHSEED="0")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     return env
-
-
-def machine_class() -> str:
-    """``"avx2"`` where PyTorch dispatches to AVX2 kernels (or none), else ``"default"``.
-
-    An AVX2-only CPU, or a newer one limited by ``ATEN_CPU_CAPABILITY=avx2``
-    (``.ci/test-avx2`` sets it together with the oneDNN, FBGEMM and MKL switches).
-    """
-    import torch
-
-    capability = torch.backends.cpu.get_cpu_capability()
-    return "avx2" if capability in {"AVX2", "DEFAULT", "NO AVX"} else "default"
-
-
-def expected_output_file(script: Path) -> Path:
-    """The recorded output to compare ``script``'s run with on this machine (``x.avx2.out`` or ``x.out``)."""
-    script = Path(script)
-    variant = script.with_suffix(f".{machine_class()}.out")
-    return variant if variant.exists() else script.with_suffix(".out")

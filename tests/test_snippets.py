@@ -11,8 +11,8 @@ A snippet ``snippets/a/b.py`` may have ``snippets/a/b.out``: its stdout as recor
 which pages include right under the code. Text must match exactly; numbers too, unless
 a ``[[tolerance]]`` rule in the snippet's sidecar ``b.test.toml`` covers that number
 (docs_tools/outputs.py). The sidecar (how the tests run the snippet: requirements, timeout,
-allowed stderr lines, figures; never in the code readers copy) and ``b.avx2.out`` (the output
-on CPUs without AVX-512) are described in docs_tools/snippets.py.
+allowed stderr lines, figures; never in the code readers copy) is described in
+docs_tools/snippets.py.
 
 Run with ``--update-outputs`` to rewrite existing .out files from a real run
 (to start checking a new snippet, create an empty .out next to it first). For a CUDA snippet it
@@ -37,7 +37,6 @@ from docs_tools.outputs import compare_outputs, normalize_output, unused_rules
 from docs_tools.snippets import (
     Recorded,
     current_environment,
-    expected_output_file,
     sidecar_path,
     sidecar_problems,
     skip_reason,
@@ -130,7 +129,7 @@ def test_snippet(path, tmp_path, request):
     assert not stderr, f"{rel} wrote to stderr (a warning or log?):\n{proc.stderr}"
     for figure in meta.figure:
         assert (tmp_path / figure).is_file(), f"{rel}: its sidecar declares figure {figure!r} but the script did not save it"
-    expected_file = expected_output_file(path)
+    expected_file = path.with_suffix(".out")
     if request.config.getoption("--update-outputs"):
         if expected_file.exists():  # create an empty .out first to start checking a new snippet
             expected_file.write_text(normalize_output(proc.stdout) + "\n", encoding="utf-8")
@@ -169,7 +168,7 @@ def test_every_tolerance_rule_covers_a_shown_number(path):
     """A ``[[tolerance]]`` rule that covers nothing in the shown output (no number with a fraction for
     a bound, no number for a measurement, no line for a whole-line rule) is a mistake."""
     rules = list(snippet_meta(path).tolerance)  # every declared rule, wherever it applies
-    outs = [p for p in (path.with_suffix(".out"), path.with_suffix(".avx2.out")) if p.exists()]
+    outs = [p for p in (path.with_suffix(".out"),) if p.exists()]
     assert outs, f"{path.relative_to(REPO)} declares tolerance rules but has no .out"
     unused = [r for r in rules if all(r in unused_rules(p.read_text(encoding="utf-8"), rules) for p in outs)]
     assert not unused, f"{path.relative_to(REPO)}: rules that cover no shown number: {[str(r) for r in unused]}"

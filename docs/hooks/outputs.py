@@ -5,7 +5,7 @@ other): the ``.out`` of the snippet above it, or an expected output. Pygments re
 it exactly like code, so each one is wrapped here in a ``<figure class="code-output">``
 whose ``<figcaption>`` says "Output" / 「出力」: a screen reader announces the figure
 with its caption, and docs/overrides/assets/site.css draws it apart from code.
-The ``div.highlight`` itself is left as it is (tests/support/copy_paste.py reads the
+The ``div.highlight`` itself is left as it is (tests/support/paste_plan.py reads the
 blocks in page order).
 
 The "Download name.py" link that downloads.py puts after a snippet's code is moved
