@@ -12,75 +12,278 @@
  *    every current browser), Japanese text is cut into words with it, both in the
  *    index (Material calls lunr.TinySegmenter's segment()) and in the query, so that
  *    使い方 is one word and not 使 / い / 方 (the single い matched every page).
- *    Without Intl.Segmenter, TinySegmenter stays.
- * 2. Query words are cut the same way (Material only cuts kanji runs of a query),
- *    single hiragana (particles: の, を) are dropped.
- * 3. Stop words (English and Japanese particles such as とは) match only themselves:
- *    Material appends * to every query word, so "to" would find "torch" and "tour"
- *    and, through the title boost, rank "A tour of the front-end API" first. A word
- *    ending in ^1 keeps Material from appending *.
- * 4. Synonyms: a query word listed in docs/search-synonyms.yml (bf16, fp8, 精度) also
- *    searches for the words the site uses (bfloat16, float8, 正解率). Identifiers are
- *    also looked up by their dotted parts (torch.amp.GradScaler -> gradscaler).
+ *    Without Intl.Segmenter, TinySegmenter stays. Material's own cutting of kanji runs
+ *    in the query (every substring found in the index: 学, 損, 正解 率) is switched off,
+ *    so that the query holds only the reader's words and their expansions.
+ * 2. Katakana long vowels: a ー after katakana is dropped from every word of the index
+ *    and of the query, so that データローダ and データローダー, パラメータ and
+ *    パラメーター are the same word (the site writes JIS Z 8301's spelling; many readers
+ *    type the other: STYLE.ja.md).
+ * 3. Query words: single hiragana (particles: の, を) are dropped; stop words (English
+ *    and Japanese particles such as とは) match only themselves (Material appends * to
+ *    every query word, so "to" would find "torch"); an English word is also looked up
+ *    by its stem (dropped -> drop*, layers -> layer*), the index is not stemmed.
+ * 4. Synonyms: a query word listed in docs/search-synonyms.yml (bf16, 精度, 損失スケー
+ *    リング) also searches for the site's words (bfloat16, 正解率, 勾配スケーリング),
+ *    with less weight than the words typed. Identifiers are also looked up by their
+ *    dotted parts (torch.amp.GradScaler -> gradscaler).
+ * 5. Ranking and "Missing": Material multiplies a result's score by how many of the
+ *    query's terms it contains and lists the others as missing. Here a result is
+ *    weighed by how many of the words the reader typed it contains (a word counts when
+ *    it or one of its expansions is there), and the missing line lists only words the
+ *    reader typed: never an expansion, a stem or a stop word.
  *
- * Checked in Chromium by tests/test_site_search.py.
+ * Checked in Chromium by tests/test_site_search.py (tests/data/search_queries.yml).
  */
 ;(function (lunr, synonyms) {
   if (!lunr || !lunr.QueryLexer) return
   var JAPANESE = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u3005\u3006]/
+  var HAN = /[\u3400-\u9fff\uf900-\ufaff\u3005\u3006]/
   var ONE_HIRAGANA = /^[\u3040-\u309f]$/
+  var LONG_VOWEL = /([\u30a1-\u30fa])\u30fc+/g
   var STOP = new Set([
     "の", "に", "は", "を", "が", "で", "と", "も", "へ", "や", "か", "な", "た", "て", "し", "だ",
     "です", "ます", "する", "した", "して", "いる", "ある", "から", "まで", "より", "など", "という",
-    "ため", "とは", "vs", "versus"
+    "ため", "とは", "たい", "したい", "したら", "たら", "ない", "なる", "れる", "られる", "ください",
+    "どれ", "どの", "どう", "どこ", "なぜ", "くらい", "ぐらい", "こと", "もの", "よう", "vs", "versus"
   ])
+  var TYPED = 3       /* the weight of a word the reader typed (lunr's boost) */
+  var EXPANSION = 1   /* ... of a synonym or a stem of it */
+  var SECTIONS = 0.25 /* a page's rank: its best section's score and this much of the others' */
   var words = typeof Intl !== "undefined" && Intl.Segmenter
     ? new Intl.Segmenter("ja", { granularity: "word" })
     : null
   var tiny = lunr.TinySegmenter ? new lunr.TinySegmenter() : null
 
-  /* Every piece of the text, in order: Material computes positions from the lengths. */
+  /*
+   * Every piece of the text, in order: Material computes positions from the lengths.
+   * ICU cuts katakana words it does not know into letters (キ ャ リ ブ レ ー ション) and
+   * a long vowel off its word (オプティマイザ ー): such katakana pieces are joined again.
+   */
+  var KATAKANA = /^[\u30a1-\u30ff]+$/
+  var SMALL_OR_LONG = /^[\u30a1\u30a3\u30a5\u30a7\u30a9\u30c3\u30e3\u30e5\u30e7\u30ee\u30f5\u30f6\u30fc]/
+  function joinKatakana(pieces) {
+    var out = []
+    pieces.forEach(function (piece) {
+      var last = out[out.length - 1]
+      if (last && KATAKANA.test(last) && KATAKANA.test(piece) &&
+          (last.length === 1 || piece.length === 1 || SMALL_OR_LONG.test(piece)))
+        out[out.length - 1] = last + piece
+      else
+        out.push(piece)
+    })
+    return out
+  }
   function segment(text) {
-    if (words) return Array.from(words.segment(text), function (s) { return s.segment })
+    if (words) return joinKatakana(Array.from(words.segment(text), function (s) { return s.segment }))
     return tiny ? tiny.segment(text) : [text]
   }
   if (words && lunr.TinySegmenter) lunr.TinySegmenter.prototype.segment = segment
+
+  function fold(word) {
+    return word.replace(LONG_VOWEL, "$1")
+  }
+
+  /* 2. in the index: a step of the indexing pipeline, added before the first document */
+  function foldLongVowels(token) {
+    return token.update(function (s) { return fold(s) })
+  }
+  lunr.Pipeline.registerFunction(foldLongVowels, "foldLongVowels")
+  var add = lunr.Builder.prototype.add
+  lunr.Builder.prototype.add = function () {
+    if (this.pipeline._stack.indexOf(foldLongVowels) < 0) this.pipeline.add(foldLongVowels)
+    return add.apply(this, arguments)
+  }
+
+  /* 1. Material cuts a query's kanji runs at every substring that is a key of the index
+     (`value in index.invertedIndex`); answering "no" for kanji keys leaves each run whole. */
+  var build = lunr.Builder.prototype.build
+  lunr.Builder.prototype.build = function () {
+    var index = build.apply(this, arguments)
+    if (typeof Proxy !== "undefined")
+      index.invertedIndex = new Proxy(index.invertedIndex, {
+        has: function (target, key) {
+          return typeof key === "string" && HAN.test(key) ? false : key in target
+        }
+      })
+    return index
+  }
 
   function isStopWord(word) {
     return STOP.has(word) || (typeof lunr.stopWordFilter === "function" && !lunr.stopWordFilter(word))
   }
 
-  function queryWords(term) {
-    return JAPANESE.test(term) ? segment(term) : [term]
+  /* The words of a piece of the query, as the index cut its text. */
+  function wordsOf(text) {
+    var out = []
+    text.split(lunr.tokenizer.separator || /\s+/).forEach(function (part) {
+      if (!part) return
+      ;(JAPANESE.test(part) ? segment(part) : [part]).forEach(function (w) {
+        w = w.trim()
+        if (w && !/^[\s\p{P}]+$/u.test(w)) out.push(w)
+      })
+    })
+    return out
+  }
+
+  /* A light English stem for the query only: the index keeps the words as written. */
+  function stem(word) {
+    if (!/^[a-z]{5,}$/.test(word)) return null
+    var s = word
+    if (/ies$/.test(s)) s = s.slice(0, -3)
+    else if (/(ss|us|is)$/.test(s)) return null
+    else if (/(sses|xes|ches|shes)$/.test(s)) s = s.slice(0, -2)
+    else if (/ing$/.test(s) && s.length > 5) s = s.slice(0, -3)
+    else if (/ed$/.test(s)) s = s.slice(0, -2)
+    else if (/s$/.test(s)) s = s.slice(0, -1)
+    else return null
+    if (/([b-df-hj-np-tv-z])\1$/.test(s)) s = s.slice(0, -1)
+    return s.length >= 3 && s !== word ? s : null
+  }
+
+  function clause(term, boost, wildcard) {
+    return (wildcard ? term + "*" : term) + "^" + boost
+  }
+
+  /*
+   * The reader's words of the current query, each with the index terms searched for it
+   * (itself, folded, its stem, its synonyms): read when the worker posts the result.
+   */
+  var typed = []
+
+  /*
+   * The clauses for one whitespace-separated part of the query, as lunr query syntax;
+   * the reader's words go to `typed`: { word, parts: [[terms of each piece]], extra: [terms] }.
+   * A word is found when one of its extra terms (synonyms of the whole part) is, or every
+   * piece is (a piece by itself, folded, its stem or its synonyms). Pieces of one kanji
+   * word that ICU cut (量子 化) make one word, as typed.
+   */
+  function clausesOf(part) {
+    var all = wordsOf(part).map(function (w) { return w.replace(/^[+\-]+/, "") }).filter(Boolean)
+    var kept = all.filter(function (w) { return !ONE_HIRAGANA.test(w) })
+    if (!kept.length) kept = all
+    var clauses = []
+    var whole = part.toLowerCase()
+    var groups = []
+    var seen = new Set()
+    function add(terms, term, boost, wildcard) {
+      term = fold(term)
+      if (!term) return
+      if (terms.indexOf(term) < 0) terms.push(term)
+      var c = clause(term, boost, wildcard)
+      if (!seen.has(c)) clauses.push(c)
+      seen.add(c)
+    }
+    function expand(terms, key) {
+      if (!Object.prototype.hasOwnProperty.call(synonyms, key)) return
+      synonyms[key].forEach(function (s) {
+        wordsOf(s).forEach(function (w) {
+          w = w.toLowerCase()
+          if (w.length > 1 && !isStopWord(w)) add(terms, w, EXPANSION, w.length > 2)
+        })
+      })
+    }
+    var previous = null
+    /* torch.cuda.synchronize: the last name is what the reader asks about */
+    var identifier = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+(\(\))?$/.test(part)
+    var last = all.length - 1
+    all.forEach(function (word, n) {
+      var lower = word.toLowerCase()
+      if (kept.indexOf(word) < 0) {   /* a particle between two words */
+        previous = null
+        return
+      }
+      if (isStopWord(lower)) {
+        add([], lower, 1, false)
+        previous = null
+        return
+      }
+      var terms = []
+      /* the word itself weighs more than longer words it begins (torch, torchao) */
+      var namespace = identifier && n < last
+      add(terms, lower, namespace ? 1 : TYPED, false)
+      if (lower.length > 1) add(terms, lower, 1, true)
+      var stemmed = stem(lower)
+      if (stemmed) add(terms, stemmed, EXPANSION, true)
+      expand(terms, lower)
+      lower.split(/_/).forEach(function (k) { if (k && k !== lower) expand(terms, k) })
+      var kanji = HAN.test(lower) && !/[^\u3400-\u9fff\uf900-\ufaff\u3005\u3006]/.test(lower)
+      if (previous && kanji && previous.kanji && (lower.length === 1 || previous.word.length === 1)) {
+        previous.word += lower
+        previous.parts.push(terms)
+        return
+      }
+      previous = { word: lower, parts: [terms], extra: [], kanji: kanji }
+      groups.push(previous)
+    })
+    if (groups.length && whole !== groups[0].word) {
+      var extra = []
+      expand(extra, whole)   /* 量子化認識学習 as typed, before it is cut */
+      groups.forEach(function (g) { g.extra = g.extra.concat(extra) })
+    }
+    groups.forEach(function (g) { typed.push(g) })
+    return clauses
   }
 
   /*
    * Material lexes each whitespace-separated part of the query, then splits each
-   * term with the search separator (which contains U+200B), appending * to each word.
-   * lunr lexes the result again: a term that already has * or ^ is left alone.
+   * term with the search separator (which contains U+200B); lunr lexes the result
+   * again. A part without query syntax (* ^ ~, a leading + or -) becomes one term
+   * here, the clauses of its words joined with U+200B, each ending in ^boost so that
+   * Material appends nothing; a colon (RuntimeError:, aten::add) is no field name.
    */
   var run = lunr.QueryLexer.prototype.run
   lunr.QueryLexer.prototype.run = function () {
     run.call(this)
-    for (var i = 0; i < this.lexemes.length; i++) {
-      var lexeme = this.lexemes[i]
-      var next = this.lexemes[i + 1]
-      if (lexeme.type !== lunr.QueryLexer.TERM || /[*\u200b]/.test(lexeme.str)) continue
-      if (next && (next.type === lunr.QueryLexer.BOOST || next.type === lunr.QueryLexer.EDIT_DISTANCE)) continue
-      var all = queryWords(lexeme.str).filter(function (w) { return w.trim() })
-      var kept = all.filter(function (w) { return !ONE_HIRAGANA.test(w) })
-      if (!kept.length) kept = all
-      var expanded = []
-      kept.forEach(function (word) {
-        var lower = word.toLowerCase()
-        ;[lower].concat(lower.split(/[._]/)).forEach(function (key) {
-          if (Object.prototype.hasOwnProperty.call(synonyms, key))
-            synonyms[key].forEach(function (s) { expanded = expanded.concat(queryWords(s)) })
+    if (/[*^~\u200b]|^[+\-]/.test(this.str)) return
+    var clauses = clausesOf(this.str)
+    this.lexemes = clauses.length
+      ? [{ type: lunr.QueryLexer.TERM, str: clauses.join("\u200b"), start: 0, end: this.str.length }]
+      : []
+  }
+
+  /* 5. Score and missing words by the reader's words (see above), on the posted result. */
+  function rescore(items) {
+    var groups = typed.filter(function (g) { return !isStopWord(g.word) })
+    var seen = new Set()
+    groups = groups.filter(function (g) { return !seen.has(g.word) && seen.add(g.word) })
+    if (!groups.length) return items
+    items.forEach(function (group) {
+      group.forEach(function (item) {
+        var old = item.terms || {}
+        var keys = Object.keys(old)
+        if (!keys.length) { item.terms = {}; return }
+        var before = +!item.parent + keys.filter(function (k) { return old[k] }).length / keys.length
+        var terms = {}
+        var found = 0
+        var matched = function (t) { return old[t] === true }
+        groups.forEach(function (g) {
+          var hit = g.extra.some(matched) || g.parts.every(function (p) { return p.some(matched) })
+          terms[g.word] = hit
+          found += hit
         })
+        var after = +!item.parent + found / groups.length
+        item.score = item.score / (1 + before * before) * (1 + after * after) * Math.pow(2, found)
+        item.terms = terms
       })
-      lexeme.str = kept.concat(expanded)
-        .map(function (w) { return isStopWord(w.toLowerCase()) ? w + "^1" : w })
-        .join("\u200b")
+      group.sort(function (a, b) { return b.score - a.score })
+    })
+    /* a page about the words mentions them in more than one section */
+    var rank = new Map(items.map(function (group) {
+      return [group, group.reduce(function (sum, item, i) { return sum + (i ? SECTIONS : 1) * item.score }, 0)]
+    }))
+    return items.sort(function (a, b) { return rank.get(b) - rank.get(a) })
+  }
+
+  if (typeof self !== "undefined" && typeof self.postMessage === "function") {
+    var post = self.postMessage
+    self.postMessage = function (message) {
+      try {
+        if (message && message.data && Array.isArray(message.data.items)) rescore(message.data.items)
+      } finally {
+        typed = []
+      }
+      return post.apply(self, arguments)
     }
   }
 })(self.lunr, self.__SEARCH_SYNONYMS || {})

@@ -14,6 +14,7 @@ Why this and not a segmenter at build time or Pagefind: README "Japanese search"
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import yaml
@@ -22,13 +23,57 @@ from mkdocs.exceptions import PluginError
 
 SCRIPT = Path(__file__).with_suffix(".js")
 SYNONYMS = DOCS / "search-synonyms.yml"
+GLOSSARY = DOCS / "glossary.yml"
 WORKER_SCRIPT = Path("assets") / "javascripts" / "lunr" / "tinyseg.js"
 MARKER = "\n/* appended by docs/hooks/search_query.py */"
 
 
+PLAIN = re.compile(r"^[^\[\](){}?*+|\\^$.]+$")  # an avoid pattern that is a plain word
+
+
+def names(text: str) -> list[str]:
+    """A glossary term's names: ``float16(半精度)`` -> float16, 半精度."""
+    match = re.match(r"^(.*?)\s*[(（](.*)[)）]\s*$", text)
+    return [n.strip() for n in (match.groups() if match else (text,)) if n.strip()]
+
+
+def glossary_synonyms(language: str) -> dict[str, list[str]]:
+    """What readers type for each glossary term -> the term's names in ``language``.
+
+    Keys: the abbreviations (bf16, QAT), the variants the style rules out in Japanese prose
+    (ロススケーリング, トレーニング, 正答率: readers type them), the other language's names
+    and the reading in parentheses (半精度 -> float16), each to the term's main name; one word
+    each, as the query looks words up one by one.
+    """
+    table: dict[str, list[str]] = {}
+    other = "ja" if language == "en" else "en"
+    for group in yaml.safe_load(GLOSSARY.read_text(encoding="utf-8"))["groups"]:
+        for term in group["terms"]:
+            own = names(term[language])
+            keys = own[1:] + names(term[other]) + list(term.get("abbr") or [])
+            # an avoid pattern holding the term itself is a misuse (テスト精度 means accuracy)
+            misuse = names(term["ja"])[0]
+            keys += [a for a in term.get("avoid") or [] if PLAIN.match(a) and misuse not in a]
+            for key in keys:
+                key = key.lower()
+                if " " in key or key == own[0].lower():
+                    continue
+                table.setdefault(key, [])
+                if own[0] not in table[key]:
+                    table[key].append(own[0])
+    return table
+
+
 def synonyms(language: str) -> dict[str, list[str]]:
-    table = yaml.safe_load(SYNONYMS.read_text(encoding="utf-8"))[language]
-    return {str(word).lower(): [str(e) for e in expansions] for word, expansions in table.items()}
+    """The glossary's synonyms, extended by docs/search-synonyms.yml (what readers type that
+    the glossary does not list: 精度 for accuracy, 量子化認識学習)."""
+    table = glossary_synonyms(language)
+    listed = yaml.safe_load(SYNONYMS.read_text(encoding="utf-8"))[language]
+    for word, expansions in listed.items():
+        key = str(word).lower()
+        table.setdefault(key, [])
+        table[key] += [str(e) for e in expansions if str(e) not in table[key]]
+    return table
 
 
 def on_config(config, **kwargs):
