@@ -142,7 +142,8 @@ _VERDICTS = {
         "float32 linear between quantize/dequantize ops", "量子化と逆量子化の演算に挟まれた float32 の線形層"
     ),
     "details.full_table": Text("Full table ({n} columns)", "全 {n} 列の詳しい表"),
-    "summary.versus": Text("{variant} vs {baseline}", "{variant} 対 {baseline}"),
+    "summary.versus": Text("{variant} vs {baseline}", "{baseline} と比べた {variant}"),
+    "summary.versus_header": Text("{variant} vs baseline", "基準と比べた {variant}"),
 }
 
 _COLUMNS = {
@@ -154,7 +155,7 @@ _COLUMNS = {
     "col.pytorch_ms": _same("PyTorch ms"),
     "col.reference_ms": Text("reference ms", "参照実装 ms"),
     "col.baseline_ms": Text("baseline ms", "基準 ms"),
-    "col.variant_ms": Text("variant ms", "比べる版 ms"),
+    "col.variant_ms": Text("variant ms", "構成 ms"),
     "col.direct_ms": Text("direct ms", "プロファイラなし ms"),
     "col.profiled_ms": Text("profiled ms", "プロファイラあり ms"),
     "col.verdict": Text("result (median of rounds)", "結果(ラウンドの中央値)"),
@@ -162,7 +163,7 @@ _COLUMNS = {
     "col.error": Text("error (rel. L2 vs float64)", "誤差(float64 に対する相対 L2)"),
     "col.int8_error": Text("int8 error (rel. L2 vs float64)", "int8 の誤差(float64 に対する相対 L2)"),
     "col.float32_error": Text("float32 error", "float32 の誤差"),
-    "col.variant": Text("variant", "比べる版"),
+    "col.variant": Text("variant", "構成"),
     "col.logits": Text("logits dtype", "logits の dtype"),
     "col.compared_with": Text("compared with", "比較対象"),
     "col.loss_diff": Text("loss after steps, diff vs baseline", "数ステップ後の損失(基準との差)"),
@@ -191,8 +192,8 @@ _COLUMNS = {
     "col.loop_ms": Text("timed loop ms", "ループ計測 ms"),
     "col.timers_agree": Text("events / loop", "イベント/ループ"),
     "col.pct_peak": Text("% of data-sheet peak", "データシート上のピーク性能に対する割合"),
-    "col.step_tflops": Text("variant TFLOP/s (model FLOPs / time)", "比べる版の TFLOP/s(モデルの FLOP 数/時間)"),
-    "col.steps_per_round": Text("steps per round (float32 / variant)", "1 ラウンドのステップ数(float32/比べる版)"),
+    "col.step_tflops": Text("variant TFLOP/s (model FLOPs / time)", "構成ごとの TFLOP/s(モデルの FLOP 数/時間)"),
+    "col.steps_per_round": Text("steps per round (float32 / variant)", "1 ラウンドのステップ数(float32/各構成)"),
     "col.peak_gib": Text("peak GiB allocated (CUDA)", "確保したメモリのピーク GiB(CUDA)"),
     "col.field": Text("field", "項目"),
     "col.value": Text("value", "値"),
@@ -327,12 +328,12 @@ _NOTES = {
         "steps), after {passes} warm-up passes of every variant (until a pass changed neither the caching "
         "allocator's reserve nor the GradScaler's scale). While timed, the variants share one model and one AdamW "
         "optimizer. Median of {rounds} rounds; a spread above {limit:.2f} is flagged as too noisy to publish.",
-        "各ラウンドでは、すべての版をラウンドごとに順番を入れ替えて 1 回ずつ計測します。1 回の計測では、連続した数ステップを"
+        "各ラウンドでは、すべての構成を、ラウンドごとに順番を入れ替えて 1 回ずつ計測します。1 回の計測では、連続した数ステップを"
         "二つの CUDA イベントの間で測ります(デバイス上の時間で {round_ms:.0f} ms 以上。イベント/ループは、"
         "同じステップをホストの時計で測った値との比です)。"
-        "計測の前に、すべての版を順に実行するウォームアップを {passes} 回行いました"
+        "計測の前に、すべての構成を順に実行するウォームアップを {passes} 回行いました"
         "(キャッシュアロケータの予約量も GradScaler のスケールも変わらなくなるまで)。"
-        "計測中は、すべての版が一つのモデルと一つの AdamW オプティマイザを共有します。"
+        "計測中は、すべての構成が一つのモデルと一つの AdamW オプティマイザを共有します。"
         "値は {rounds} ラウンドの中央値で、ばらつきが {limit:.2f} を超える行は公表できないものとして示します。",
     ),
     "note.step_peak_total": Text(
@@ -456,7 +457,7 @@ _NOTES = {
     ),
     "note.quick_no_compile": Text(
         "Quick run: torch.compile variants not measured (compiling takes minutes on a small CPU).",
-        "クイック実行なので、torch.compile の版は計測していません(小さな CPU ではコンパイルに数分かかります)。",
+        "クイック実行なので、torch.compile を使う構成は計測していません(小さな CPU ではコンパイルに数分かかります)。",
     ),
 }
 
@@ -480,7 +481,7 @@ _ENVIRONMENT = {
     "env.os": _same("OS"),
     "env.threads": Text("threads while measuring", "計測時のスレッド数"),
     "env.quantized_engine": Text("quantized engine", "量子化エンジン"),
-    "env.load_average": Text("load average at start", "開始時のロードアベレージ"),
+    "env.load_average": Text("load average at start", "開始時の負荷(ロードアベレージ)"),
     "env.gpu_name": _same("GPU"),
     "env.gpu_capability": Text("GPU compute capability", "GPU の Compute Capability"),
     "env.gpu_driver": Text("GPU driver", "GPU ドライバ"),
@@ -499,7 +500,7 @@ _ENVIRONMENT = {
         "unknown (no NVML device has torch's UUID)", "不明(torch のデバイスと UUID が一致する NVML デバイスがない)"
     ),
     "value.nvidia_smi_failed": Text("unknown (nvidia-smi failed: {error})", "不明(nvidia-smi の実行に失敗: {error})"),
-    "value.not_applicable": Text("n/a ({device} run)", "該当なし({device} での実行)"),
+    "value.not_applicable": Text("n/a ({device} run)", "該当なし(デバイス {device} で計測)"),
     "value.gpu_clocks": Text("SM {sm} (max {sm_max}), memory {memory}", "SM {sm}(最大 {sm_max})、メモリ {memory}"),
     "value.load_average": Text("{loads} (1/5/15 min)", "{loads}(1/5/15 分)"),
     # the stamp line under every table

@@ -271,7 +271,8 @@ def collect_environment(*, device: str = "cpu", threads: int = 1, mode: str = "f
 
 
 def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
-    """The one-line italic stamp written under every results table.
+    """The one-line stamp written under every results table: in italics in English; in Japanese
+    (which has no italics) as plain text that says what it is, its parts joined with 「、」.
 
     Args:
         env: A dict from [collect_environment][benchmarks.environment.collect_environment]
@@ -279,7 +280,8 @@ def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
         lang: ``"en"`` or ``"ja"``.
 
     Returns:
-        A markdown line such as ``*CPU: ... · ISA: AMX · torch 2.13.0+cpu · 1 thread · ...*``.
+        A markdown line such as ``*CPU: ... · ISA: AMX · torch 2.13.0+cpu · 1 thread · ...*``
+        (``計測環境: CPU ...、ISA AMX、torch 2.13.0+cpu、1 スレッド、...``).
 
     Examples:
         >>> env = {"cpu_model": "Xeon", "isa_class": "AMX", "torch_version": "2.13.0", "threads": "1",
@@ -288,7 +290,7 @@ def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
         >>> stamp_line(env)
         '*CPU: Xeon · ISA: AMX · torch 2.13.0 · 1 thread · load 1.00 · 2026-11-21 22:00 UTC · full run*'
         >>> stamp_line(env, "ja")
-        '*CPU: Xeon · ISA: AMX · torch 2.13.0 · 1 スレッド · 負荷 1.00 · 2026-11-21 22:00 UTC · フル実行*'
+        '計測環境: CPU Xeon、ISA AMX、torch 2.13.0、1 スレッド、負荷 1.00、2026-11-21 22:00 UTC、フル実行'
     """
     threads = str(env["threads"])
     isa: Any = env["isa_class"]
@@ -297,9 +299,10 @@ def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
         isa = Msg("stamp.isa_limited", isa=isa, limit=limit)
     load = from_json(env["load_average"])
     loads = load.args["loads"] if isinstance(load, Msg) and "loads" in load.args else render(load, lang)
-    parts: list[Any] = [f"CPU: {env['cpu_model']}", f"ISA: {render(isa, lang)}"]
+    label = ": " if lang == "en" else " "
+    parts: list[Any] = [f"CPU{label}{env['cpu_model']}", f"ISA{label}{render(isa, lang)}"]
     if env.get("device") == "cuda":
-        parts.append(f"GPU: {render(env['gpu_name'], lang)}")
+        parts.append(f"GPU{label}{render(env['gpu_name'], lang)}")
     parts += [
         f"torch {env['torch_version']}",
         Msg("stamp.threads", threads=threads, _s="" if threads == "1" else "s"),
@@ -307,6 +310,6 @@ def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
         env["date"],
         Msg(f"stamp.{env['mode']}"),
     ]
-    text = " · ".join(render(part, lang) for part in parts)
+    text = (" · " if lang == "en" else "、").join(render(part, lang) for part in parts)
     text = text.replace("*", "\\*").replace("_", "\\_").replace("|", "/")
-    return f"*{text}*"
+    return f"*{text}*" if lang == "en" else f"計測環境: {text}"

@@ -18,6 +18,7 @@ environment) is a plain table.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -220,6 +221,9 @@ RESULT_HEADERS = ("col.verdict", "col.smaller_than_float32", "col.tflops")
 
 _CASE_JOIN = " · "
 
+#: A blank between two Japanese characters, which Japanese text does not have.
+_JA_GAP = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff]) (?=[\u3040-\u30ff\u3400-\u9fff])")
+
 #: Header keys of the columns that say what a row is compared with: the summary writes "<case> vs <that>".
 _VERSUS_HEADERS = frozenset({"col.compared_with", "col.kernel"})
 
@@ -321,7 +325,7 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
         <BLANKLINE>
         交互に実行した 9 ラウンドの中央値です。
         <BLANKLINE>
-        *CPU: Xeon · ISA: AMX · torch 2.13.0 · 1 スレッド · 負荷 0.5 · 2026-11-21 · クイック実行*
+        計測環境: CPU Xeon、ISA AMX、torch 2.13.0、1 スレッド、負荷 0.5、2026-11-21、クイック実行
         <BLANKLINE>
     """
     columns = data["columns"]
@@ -337,13 +341,15 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
         versus = [i for i in layout.case if columns[i]["header"] in _VERSUS_HEADERS]
         named = [i for i in layout.case if i not in versus]
 
-        def summarize(row: list[str], baseline: str | None = None) -> list[str]:
+        def summarize(row: list[str], header: bool = False) -> list[str]:
             case = _CASE_JOIN.join(row[i] for i in named)
-            for i in versus:  # "autocast bfloat16 vs float32"
-                case = Msg("summary.versus", variant=case, baseline=baseline or row[i]).render(lang)
+            for i in versus:  # "autocast bfloat16 vs float32"; the header: "variant vs baseline"
+                case = (Msg("summary.versus_header", variant=case) if header
+                        else Msg("summary.versus", variant=case, baseline=row[i])).render(lang)
+                case = _JA_GAP.sub("", case)  # 「float32 と比べたバッチ 1」: no blank between two Japanese words
             return [case, *(row[i] for i in summary)]
 
-        header = summarize(headers, Msg("verdict.baseline").render(lang))  # "variant vs baseline"
+        header = summarize(headers, header=True)
         lines += ['<div class="bench-result" markdown>', ""]
         lines += [*_table(header, [summarize(row) for row in cells]), "", "</div>", ""]
         if layout.rest:

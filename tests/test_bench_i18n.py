@@ -66,7 +66,7 @@ def test_numbers_survive_in_the_japanese_table(json_path):
     missing = [n for n in NUMBER.findall(english) if n not in japanese]
     assert not missing, f"{json_path.stem}: numbers lost in the Japanese table: {missing}"
     assert japanese.count("\n|") == english.count("\n|"), "same number of table rows"
-    prose = MARKUP.sub("", japanese.replace("\\_", "_").split("\n*CPU:")[0])
+    prose = MARKUP.sub("", japanese.replace("\\_", "_").split("\n計測環境:")[0])
     assert not english_words(prose), "English left in the Japanese table"
 
 
@@ -90,7 +90,7 @@ def test_each_part_is_rendered_in_both_languages():
     assert "| バッチ 1 | 2.00 倍速い | 1.11 |" in ja and "交互に実行した 9 ラウンドの中央値です。" in ja
     assert "???" not in en + ja  # every column is in the summary: nothing to fold
     assert en.endswith("· 1 thread · load 1.18 · 2026-11-21 23:12 UTC · quick run*\n")
-    assert ja.endswith("· 1 スレッド · 負荷 1.18 · 2026-11-21 23:12 UTC · クイック実行*\n")
+    assert ja.endswith("、1 スレッド、負荷 1.18、2026-11-21 23:12 UTC、クイック実行\n") and "\n計測環境: CPU Intel(R) Xeon(R) Processor @ 2.10GHz、ISA AMX、torch 2.13.0+cpu、" in ja
     assert render(Msg("verdict.slower", ratio=2.5), "ja") == "2.50 倍遅い"
     assert render(Msg("verdict.unclear", ratio=0.98), "ja") == "明確な差なし(0.98 倍)"
 
@@ -105,8 +105,8 @@ def test_the_result_comes_first_and_the_full_table_is_folded():
     en, ja = render_markdown(data, "en"), render_markdown(data, "ja")
     assert "| model and input vs baseline | result (median of rounds) | spread (max/min) |" in en
     assert "| batch 1 vs float32 | 4.00x slower | 1.08 |" in en  # a slowdown as plain as a speed-up
-    assert "| モデルと入力 対 基準 | 結果(ラウンドの中央値) | ばらつき(最大/最小) |" in ja
-    assert "| バッチ 1 対 float32 | 4.00 倍遅い | 1.08 |" in ja
+    assert "| 基準と比べたモデルと入力 | 結果(ラウンドの中央値) | ばらつき(最大/最小) |" in ja
+    assert "| float32 と比べたバッチ 1 | 4.00 倍遅い | 1.08 |" in ja
     assert '\n??? info bench-full "Full table (6 columns)"\n\n    | model and input | compared with | result' in en
     assert '\n??? info bench-full "全 6 列の詳しい表"\n\n    | モデルと入力 | 比較対象 | 結果' in ja
     assert "| 3.98x |" in en and "| 3.98 倍 |" in ja and not re.search(r"\dx", ja)  # 倍 in Japanese, never x
