@@ -25,7 +25,7 @@ W = 2.45  # width of a step box, in inches
 
 # Each workflow: its title, then its steps (the call or None, what it does, fill).
 workflows = [
-    (localized("Dynamic quantization", "動的量子化"), [
+    (localized("Dynamic quantization (PTQ)", "動的量子化(PTQ)"), [
         (None, localized("trained float model", "学習済みの float モデル"), FLOAT),
         ("quantize_dynamic", localized("int8 weights", "重みを int8 に"), INT8),
         (None, localized("activations quantized\nper input at run time", "活性値は実行時に\n入力ごとに量子化"), INT8),
@@ -40,7 +40,7 @@ workflows = [
         (None, localized("fine-tune: train a\nfew epochs", "ファインチューニング:\n数エポック学習する"), DATA),
         ("convert", localized("int8 model", "int8 のモデル"), INT8),
     ]),
-    ("torchao", [
+    (localized("torchao (PTQ)", "torchao(PTQ)"), [
         ("quantize_(model, config)", localized("weights replaced in place", "重みをインプレースで置換"), INT8),
         ("torch.compile", localized("optional: fused kernels", "任意: カーネルを融合"), FLOAT),
         (None, localized("same nn.Module,\nint8 weights", "同じ nn.Module、\n重みは int8"), INT8),
