@@ -49,7 +49,7 @@
   ])
   var TYPED = 3       /* the weight of a word the reader typed (lunr's boost) */
   var EXPANSION = 1   /* ... of a synonym or a stem of it */
-  var SECTIONS = 0.25 /* a page's rank: its best section's score and this much of the others' */
+  var SECTIONS = 0.5 /* a page's rank: its best section's score and this much of the others' */
   var words = typeof Intl !== "undefined" && Intl.Segmenter
     ? new Intl.Segmenter("ja", { granularity: "word" })
     : null
@@ -203,10 +203,13 @@
       var namespace = identifier && n < last
       add(terms, lower, namespace ? 1 : TYPED, false)
       if (lower.length > 1) add(terms, lower, 1, true)
-      var stemmed = stem(lower)
-      if (stemmed) add(terms, stemmed, EXPANSION, true)
-      expand(terms, lower)
-      lower.split(/_/).forEach(function (k) { if (k && k !== lower) expand(terms, k) })
+      /* a module name in a dotted name (the amp of torch.amp) is no term to expand */
+      if (!namespace) {
+        var stemmed = stem(lower)
+        if (stemmed) add(terms, stemmed, EXPANSION, true)
+        expand(terms, lower)
+        lower.split(/_/).forEach(function (k) { if (k && k !== lower) expand(terms, k) })
+      }
       var kanji = HAN.test(lower) && !/[^\u3400-\u9fff\uf900-\ufaff\u3005\u3006]/.test(lower)
       if (previous && kanji && previous.kanji && (lower.length === 1 || previous.word.length === 1)) {
         previous.word += lower
@@ -228,14 +231,17 @@
   /*
    * Material lexes each whitespace-separated part of the query, then splits each
    * term with the search separator (which contains U+200B); lunr lexes the result
-   * again. A part without query syntax (* ^ ~, a leading + or -) becomes one term
-   * here, the clauses of its words joined with U+200B, each ending in ^boost so that
-   * Material appends nothing; a colon (RuntimeError:, aten::add) is no field name.
+   * again. A part without query syntax (* ^ ~, a leading -) becomes one term here,
+   * the clauses of its words joined with U+200B, each ending in ^boost so that
+   * Material appends nothing; a colon (RuntimeError:, aten::add) is no field name, and
+   * a leading + is dropped: Material turns the words of a quoted phrase into +word
+   * (required), and a pasted error message quotes names ("addmm_impl_cpu_") that the
+   * site may not hold, which found nothing at all.
    */
   var run = lunr.QueryLexer.prototype.run
   lunr.QueryLexer.prototype.run = function () {
     run.call(this)
-    if (/[*^~\u200b]|^[+\-]/.test(this.str)) return
+    if (/[*^~\u200b]|^-/.test(this.str)) return
     var clauses = clausesOf(this.str)
     this.lexemes = clauses.length
       ? [{ type: lunr.QueryLexer.TERM, str: clauses.join("\u200b"), start: 0, end: this.str.length }]
