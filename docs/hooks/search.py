@@ -12,7 +12,9 @@ they are set here in one place instead of in the front matter of 2 x N pages:
   names; Japanese readers find an API name on the page that teaches it, and the
   English site's search still covers the reference.
 
-Japanese words, stop words and synonyms: docs/hooks/search_query.py.
+A heading's weight against a passing mention (search ``fields`` in mkdocs.yml), Japanese
+words, long vowels, stop words, synonyms and how results are weighed by the reader's words:
+docs/hooks/search_query.py and search_query.js.
 """
 
 from __future__ import annotations
