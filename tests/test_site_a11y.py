@@ -27,7 +27,7 @@ AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 # the languages so that both are covered without auditing every page twice.
 AUDITED = {
     "ja": ["", "storage/half-vs-float/", "notebooks/storage-dtypes/", "benchmarks/", "404.html"],
-    "en": ["reference/storage/", "amp/grad-scaler/", "guide/tensors/", "mistakes/", "notebooks/amp-training/"],
+    "en": ["reference/storage/", "amp/grad-scaler/", "guide/tensors/", "mistakes/", "notebooks/amp-training/", "troubleshooting/"],
 }
 
 RUN_AXE = """async () => {
