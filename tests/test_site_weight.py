@@ -34,8 +34,11 @@ BUDGETS = {
 # (the largest is the storage API reference, 44 KB of text).
 # 1,000 KB since the support matrix's per-capability tables, the PT2E benchmark and the Japanese
 # comments' pages arrived (en 956 KB on 2026-11-24); 1,050 KB since the H100 run's outputs, the
-# benchmarks page's GPU section, the probes and the compiled-backward section (en 1,001 KB on 2026-11-26).
-SEARCH_INDEX_BUDGET = 1050 * KB
+# benchmarks page's GPU section, the probes and the compiled-backward section (en 1,001 KB on 2026-11-26);
+# 1,200 KB since the troubleshooting, training-memory and accuracy-after-quantization pages (issues
+# 32-33: ja 1,158 KB, en 1,132 KB on 2026-11-27; pages readers search for, so they stay in the index;
+# the search's own changes add nothing to it).
+SEARCH_INDEX_BUDGET = 1200 * KB
 # No stylesheet may be larger than this (the notebook CSS was 595 KB inline on every notebook page).
 STYLESHEET_BUDGET = 150 * KB
 
