@@ -49,7 +49,7 @@
   ])
   var TYPED = 3       /* the weight of a word the reader typed (lunr's boost) */
   var EXPANSION = 1   /* ... of a synonym or a stem of it */
-  var SECTIONS = 0.5 /* a page's rank: its best section's score and this much of the others' */
+  var SECTIONS = 0.5 /* a page's rank: its best section's score and this much of the next three's */
   var words = typeof Intl !== "undefined" && Intl.Segmenter
     ? new Intl.Segmenter("ja", { granularity: "word" })
     : null
@@ -274,9 +274,10 @@
       })
       group.sort(function (a, b) { return b.score - a.score })
     })
-    /* a page about the words mentions them in more than one section */
+    /* a page about the words mentions them in more than one section: its rank is its best
+       section's score and half of the next three's (not all: long pages would win) */
     var rank = new Map(items.map(function (group) {
-      return [group, group.reduce(function (sum, item, i) { return sum + (i ? SECTIONS : 1) * item.score }, 0)]
+      return [group, group.slice(0, 4).reduce(function (sum, item, i) { return sum + (i ? SECTIONS : 1) * item.score }, 0)]
     }))
     return items.sort(function (a, b) { return rank.get(b) - rank.get(a) })
   }
