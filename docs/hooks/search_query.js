@@ -109,6 +109,12 @@
     return index
   }
 
+  /* synonyms looked up by the folded word: データローダー finds the entry データローダ */
+  var table = {}
+  Object.keys(synonyms).forEach(function (key) {
+    table[fold(key)] = (table[fold(key)] || []).concat(synonyms[key])
+  })
+
   function isStopWord(word) {
     return STOP.has(word) || (typeof lunr.stopWordFilter === "function" && !lunr.stopWordFilter(word))
   }
@@ -175,8 +181,9 @@
       seen.add(c)
     }
     function expand(terms, key) {
-      if (!Object.prototype.hasOwnProperty.call(synonyms, key)) return
-      synonyms[key].forEach(function (s) {
+      key = fold(key)
+      if (!Object.prototype.hasOwnProperty.call(table, key)) return
+      table[key].forEach(function (s) {
         wordsOf(s).forEach(function (w) {
           w = w.toLowerCase()
           if (w.length > 1 && !isStopWord(w)) add(terms, w, EXPANSION, w.length > 2)
