@@ -159,10 +159,10 @@
 
   /*
    * The clauses for one whitespace-separated part of the query, as lunr query syntax;
-   * the reader's words go to `typed`: { word, parts: [[terms of each piece]], extra: [terms] }.
-   * A word is found when one of its extra terms (synonyms of the whole part) is, or every
-   * piece is (a piece by itself, folded, its stem or its synonyms). Pieces of one kanji
-   * word that ICU cut (量子 化) make one word, as typed.
+   * the reader's words go to `typed`: { word, parts: [{ terms, alternatives }], extra }.
+   * A word is found when all terms of one synonym of the whole part (extra) are, or when
+   * every piece is: by itself (folded, or its stem) or by all terms of one of its synonyms.
+   * Pieces of one kanji word that ICU cut (量子 化) make one word, as typed.
    */
   function clausesOf(part) {
     var all = wordsOf(part).map(function (w) { return w.replace(/^[+\-]+/, "") }).filter(Boolean)
@@ -180,14 +180,17 @@
       if (!seen.has(c)) clauses.push(c)
       seen.add(c)
     }
-    function expand(terms, key) {
+    /* each synonym of key as a list of its terms (it counts when all of them are found) */
+    function expand(alternatives, key) {
       key = fold(key)
       if (!Object.prototype.hasOwnProperty.call(table, key)) return
       table[key].forEach(function (s) {
+        var terms = []
         wordsOf(s).forEach(function (w) {
           w = w.toLowerCase()
           if (w.length > 1 && !isStopWord(w)) add(terms, w, EXPANSION, w.length > 2)
         })
+        if (terms.length) alternatives.push(terms)
       })
     }
     var previous = null
@@ -206,6 +209,7 @@
         return
       }
       var terms = []
+      var alternatives = []
       /* the word itself weighs more than longer words it begins (torch, torchao) */
       var namespace = identifier && n < last
       add(terms, lower, namespace ? 1 : TYPED, false)
@@ -214,16 +218,16 @@
       if (!namespace) {
         var stemmed = stem(lower)
         if (stemmed) add(terms, stemmed, EXPANSION, true)
-        expand(terms, lower)
-        lower.split(/_/).forEach(function (k) { if (k && k !== lower) expand(terms, k) })
+        expand(alternatives, lower)
+        lower.split(/_/).forEach(function (k) { if (k && k !== lower) expand(alternatives, k) })
       }
       var kanji = HAN.test(lower) && !/[^\u3400-\u9fff\uf900-\ufaff\u3005\u3006]/.test(lower)
       if (previous && kanji && previous.kanji && (lower.length === 1 || previous.word.length === 1)) {
         previous.word += lower
-        previous.parts.push(terms)
+        previous.parts.push({ terms: terms, alternatives: alternatives })
         return
       }
-      previous = { word: lower, parts: [terms], extra: [], kanji: kanji }
+      previous = { word: lower, parts: [{ terms: terms, alternatives: alternatives }], extra: [], kanji: kanji }
       groups.push(previous)
     })
     if (groups.length && whole !== groups[0].word) {
@@ -270,8 +274,11 @@
         var terms = {}
         var found = 0
         var matched = function (t) { return old[t] === true }
+        var all = function (terms) { return terms.every(matched) }
         groups.forEach(function (g) {
-          var hit = g.extra.some(matched) || g.parts.every(function (p) { return p.some(matched) })
+          var hit = g.extra.some(all) || g.parts.every(function (p) {
+            return p.terms.some(matched) || p.alternatives.some(all)
+          })
           terms[g.word] = hit
           found += hit
         })
