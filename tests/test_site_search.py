@@ -22,7 +22,6 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 import yaml
 
-
 pytestmark = [pytest.mark.site]
 
 QUERY_FILE = Path(__file__).parent / "data" / "search_queries.yml"
@@ -77,9 +76,19 @@ def typed(word: str, query: str) -> bool:
     return word.lower() in query.lower()
 
 
+def page_exists(lang: str, page: str) -> bool:
+    """Whether a page of the query file (a path below /<lang>/) has a source in docs/<lang>/."""
+    docs = QUERY_FILE.parents[2] / "docs" / lang
+    stem = page.strip("/")
+    names = [f"{stem}.md", f"{stem}/index.md", f"{stem}.ipynb"] if stem else ["index.md"]
+    return any((docs / name).is_file() for name in names)
+
+
 def test_query_set_is_as_readers_type():
     for lang, queries in QUERIES.items():
         assert len(queries) >= 60, lang
+        unknown = [p for _, pages in queries for p in ((pages,) if isinstance(pages, str) else pages) if not page_exists(lang, p)]
+        assert not unknown, f"{lang}: pages that do not exist: {unknown}"
         assert 2 * sum(several_words_or_scripts(q) for q, _ in queries) >= len(queries), lang
 
 
