@@ -2,11 +2,12 @@
 
 Material's search worker loads ``assets/javascripts/lunr/tinyseg.js`` when the search
 languages include ``ja`` (mkdocs.yml; mkdocs.en.yml adds ``ja`` for this). After the
-build, this hook appends to that file the synonyms of the build's language
-(docs/search-synonyms.yml) and docs/hooks/search_query.js, which cuts Japanese text and
-queries into words with the browser's ``Intl.Segmenter``, lets stop words match only
-themselves and adds the synonyms to a query. The words of the search index are not
-changed; the hook only writes it again as UTF-8 (Material writes \\uXXXX escapes: the
+build, this hook appends to that file the synonyms of the build's language (from
+docs/glossary.yml and docs/search-synonyms.yml) and docs/hooks/search_query.js, which cuts
+Japanese text and queries into words with the browser's ``Intl.Segmenter``, ignores katakana
+long vowels, lets stop words match only themselves, adds the synonyms to a query, weighs
+results by the reader's words and lists only those as missing. The text of the search index
+is not changed; the hook only writes it again as UTF-8 (Material writes \\uXXXX escapes: the
 Japanese index shrinks from 1.06 MB to 0.77 MB).
 Why this and not a segmenter at build time or Pagefind: README "Japanese search".
 """
