@@ -10,4 +10,7 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     with torch.autocast("mps", dtype=torch.float32):
         pass
-print(f"{caught[0].category.__name__}: {caught[0].message}")
+for warning in caught:
+    print(f"{warning.category.__name__}: {warning.message}")
+if not caught:
+    print("no warning: this torch version accepts the dtype")

@@ -51,4 +51,7 @@ show_float_linears("saved, reloaded", AutoModelForCausalLM.from_pretrained(folde
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     FqnToConfig({r"re:.*\.mlp\.down_proj": None, "_default": Int8WeightOnlyConfig()})
-print(f"'_default': {caught[0].category.__name__}\n  {str(caught[0].message).split('. ')[0]}")
+for warning in caught:
+    print(f"'_default': {warning.category.__name__}\n  {str(warning.message).split('. ')[0]}")
+if not caught:
+    print("'_default': no warning with this torchao version")
