@@ -132,7 +132,7 @@ _VERDICTS = {
     "verdict.unclear": Text("no clear difference ({ratio:.2f}x)", "明確な差なし({ratio:.2f} 倍)"),
     "verdict.one_measurement": Text("{ratio:.0f}x slower (one measurement)", "{ratio:.0f} 倍遅い(1 回だけの計測)"),
     "verdict.baseline": Text("baseline", "基準"),
-    "spread.too_noisy": Text("{spread:.2f} (too noisy to publish)", "{spread:.2f}(ばらつきが大きすぎて公表不可)"),
+    "spread.too_noisy": Text("{spread:.2f} (too noisy to publish)", "{spread:.2f}(ばらつきが大きく、比は参考になりません)"),
     "spread.single_pass": Text("single pass, no rounds", "1 回だけ(ラウンドなし)"),
     "value.times": Text("{ratio:.2f}x", "{ratio:.2f} 倍"),
     "mode.compile_freezing_off": Text("torch.compile, freezing off", "torch.compile(freezing なし)"),
@@ -232,8 +232,8 @@ _LABELS = {
 _NOTES = {
     "note.too_noisy": Text(
         "Too noisy to publish (per-round ratios differ by more than the limit): {labels}. Re-run on a quieter machine.",
-        "ばらつきが大きすぎて公表できない行(ラウンドごとの比の開きが上限を超えています): {labels}。"
-        "空いているマシンで測り直してください。",
+        "ばらつき(ラウンドごとの比の開き)が上限を超え、比が参考にならない行: {labels}。"
+        "負荷の少ないマシンで計測し直してください。",
     ),
     "note.amp_step": Text(
         "Step = zero_grad, forward, cross-entropy, backward, SGD step; MLP {mlp}, batch {batch}.",
@@ -302,14 +302,14 @@ _NOTES = {
         "float8_e4m3fn: scaled_mm with one scale per tensor (amax / 448), output in bfloat16, on operands quantized "
         "before timing; the row float8 scaling is the cost of quantizing both operands, which a model pays per call "
         "for its activations.",
-        "float8_e4m3fn は、テンソルごとに一つのスケール(amax/448)を使う scaled_mm で計算し、出力は bfloat16 です。"
+        "float8_e4m3fn は、テンソル単位のスケール(amax/448)を使う scaled_mm で計算し、出力は bfloat16 です。"
         "オペランドは計測の前に量子化しました。float8 scaling の行は二つのオペランドを量子化する時間です。"
-        "モデルでは、活性値の量子化にこの時間が呼び出しのたびにかかります。",
+        "モデルの中では、活性値を量子化するために、呼び出しのたびにこの時間がかかります。",
     ),
     "note.stand_in": Text(
         "Dry run on a CPU stand-in (--dry-run): tiny sizes, a CPU timer in place of CUDA events, no TF32; these "
         "figures say nothing about a GPU, only that the case runs end to end.",
-        "CPU を代役にしたドライラン(--dry-run)です。サイズはごく小さく、CUDA イベントの代わりに CPU のタイマを使い、"
+        "GPU の代わりに CPU で実行したドライラン(--dry-run)です。サイズはごく小さく、CUDA イベントの代わりに CPU のタイマを使い、"
         "TF32 も使いません。この数値から GPU の性能は分かりません。ケースが最後まで動くことを確かめるためのものです。",
     ),
     "note.transformer_steps": Text(
@@ -334,7 +334,7 @@ _NOTES = {
         "計測の前に、すべての構成を順に実行するウォームアップを {passes} 回行いました"
         "(キャッシュアロケータの予約量も GradScaler のスケールも変わらなくなるまで)。"
         "計測中は、すべての構成が一つのモデルと一つの AdamW オプティマイザを共有します。"
-        "値は {rounds} ラウンドの中央値で、ばらつきが {limit:.2f} を超える行は公表できないものとして示します。",
+        "値は {rounds} ラウンドの中央値です。ばらつきが {limit:.2f} を超える行には、比が参考にならないことを示す印を付けます。",
     ),
     "note.step_peak_total": Text(
         "float32 peak: {peak:.3g} GiB. Peak = torch.cuda.max_memory_allocated over one step after "
@@ -361,7 +361,7 @@ _NOTES = {
     "note.float8_no_cpu_kernel": Text(
         "float8 rows left out of this CPU stand-in: torch {torch} has no CPU kernel for scaled_mm ({op}); "
         "torch 2.13 has one, and a GPU runs them.",
-        "この CPU での代役実行では float8 の行を省きました。torch {torch} には scaled_mm({op})の CPU カーネルがありません。"
+        "GPU の代わりに CPU で実行したので、float8 の行を省きました。torch {torch} には scaled_mm({op})の CPU カーネルがありません。"
         "torch 2.13 にはあり、GPU ではこれらの行も実行します。",
     ),
     "note.float8_unsupported": Text(
@@ -381,7 +381,7 @@ _NOTES = {
     "note.profiler_first_pass": Text(
         "The first profiled pass of a process also pays the profiler's start-up, which a single-pass benchmark "
         "includes (measured in a new Python process, after one unprofiled warm-up pass).",
-        "プロセスでの最初のプロファイル実行にはプロファイラの起動時間も加わり、1 回だけ測るベンチマークにはこれが含まれます。"
+        "プロセスで最初にプロファイルを取るときは、プロファイラの起動時間も加わります。1 回だけ測るベンチマークの時間には、これが含まれます。"
         "新しい Python プロセスで、プロファイルなしのウォームアップを 1 回行った後に計測しました。",
     ),
     "note.rounding_rows": Text(
@@ -395,7 +395,7 @@ _NOTES = {
     "note.reference_readable": Text(
         "The result column says how the readable reference compares with PyTorch's kernel: "
         "it is meant to be read, not to be fast.",
-        "結果の列は、読みやすく書いた参照実装が PyTorch のカーネルと比べてどうかを示します。"
+        "結果の列は、読みやすさを優先して書いた参照実装を、PyTorch のカーネルと比べたものです。"
         "参照実装は読むためのもので、速さは目的ではありません。",
     ),
     "note.model_sizes": Text(
@@ -404,7 +404,7 @@ _NOTES = {
         "モデルのサイズは torch.save(state_dict) のバイト数で、pickle のオーバーヘッドを含みます。"
         "モデルの行の 1 要素あたりのバイト数は、ファイルのバイト数/パラメータ数です。",
     ),
-    "note.sizes_exact": Text("Sizes are exact (no timing).", "サイズは時間の計測値ではなく、正確な値です。"),
+    "note.sizes_exact": Text("Sizes are exact (no timing).", "サイズはバイト数を数えた正確な値で、時間は計測していません。"),
     "note.same_mode": Text(
         "Each mode compares against float32 in the same mode (compiled int8 vs compiled float32).",
         "どのモードも、同じモードの float32 と比べています(コンパイルした int8 はコンパイルした float32 と比べます)。",
@@ -437,14 +437,14 @@ _NOTES = {
     ),
     "note.pt2e_cpu_only": Text(
         "Not measured: PT2E's x86 quantizer and its Inductor lowering are for CPUs.",
-        "計測していません。PT2E の x86 quantizer と Inductor によるローワリングは CPU 向けです。",
+        "計測していません。PT2E の x86 向けの量子化器と、Inductor によるカーネルへの変換は、CPU を対象としたものです。",
     ),
     "note.pt2e_no_source_partitions": Text(
         "Not measured on torch {torch}: its torch.export (non-strict, the default) records no source_fn_stack "
         "and its get_source_partitions does not read nn_module_stack instead, so torchao's X86InductorQuantizer "
         "finds no Linear layer and convert_pt2e quantizes nothing. torch 2.13's get_source_partitions reads "
         "nn_module_stack (PyTorch PR 175788).",
-        "torch {torch} では計測していません。この版の torch.export(既定のモード)は source_fn_stack を記録せず、"
+        "torch {torch} では計測していません。このバージョンの torch.export(既定のモード)は source_fn_stack を記録せず、"
         "get_source_partitions もその代わりに nn_module_stack を読まないため、torchao の X86InductorQuantizer は "
         "Linear 層を見つけられず、convert_pt2e は何も量子化しません。torch 2.13 の get_source_partitions は "
         "nn_module_stack を読みます(PyTorch PR 175788)。",
@@ -452,12 +452,12 @@ _NOTES = {
     "note.pt2e_same_mode": Text(
         "Each row compares against float32 run the same way (eager, or compiled with the same freezing setting); "
         "the kernel column is read from Inductor's generated code.",
-        "どの行も、同じ方法で実行した float32 と比べています(eager か、freezing の設定が同じコンパイル)。"
+        "どの行も、同じ方法で実行した float32 と比べています(eager 実行どうし、または freezing の設定を同じにしたコンパイルどうし)。"
         "行列積の列は、Inductor が生成したコードから読み取りました。",
     ),
     "note.quick_no_compile": Text(
         "Quick run: torch.compile variants not measured (compiling takes minutes on a small CPU).",
-        "クイック実行なので、torch.compile を使う構成は計測していません(小さな CPU ではコンパイルに数分かかります)。",
+        "クイック実行なので、torch.compile を使う構成は計測していません(コア数の少ない CPU ではコンパイルに数分かかります)。",
     ),
 }
 
