@@ -28,6 +28,10 @@ SEARCH_BOOST = {
     # H100 output made the page longer, the Japanese index ranked the AMP overview, FSDP and the
     # GPU overview above it for "torch.amp.GradScaler".
     "amp/grad-scaler.md": 1.3,
+    # The page for readers who arrive with a symptom or a pasted message: its sections are
+    # short lists of causes, and longer pages that mention the same words in passing (学習,
+    # slow) ranked above it ("学習が遅い", "training is slow" found it sixth).
+    "troubleshooting.md": 1.3,
 }
 SEARCH_BOOST_PREFIX = {"reference/": 0.5}
 JA_SEARCH_EXCLUDE_PREFIX = "reference/"
