@@ -2,10 +2,15 @@
 
 mkdocstrings-python translates its section titles and table headers itself, into katakana
 calques (「デスクリプション」「タイプ」「発生：」). This hook replaces them, in the
-rendered reference pages, with the terms a Japanese reference manual uses.
+rendered reference pages, with the terms a Japanese reference manual uses. The label of a
+class's base classes ("Bases: Exception") is not translated by mkdocstrings at all (its
+class template writes the English word): it becomes 「基底クラス:」 here.
 """
 
 from __future__ import annotations
+
+from bs4 import NavigableString
+from mkdocs.exceptions import PluginError
 
 from _common import edited, lang, page_tree
 
@@ -29,6 +34,9 @@ LABELS = {
     "生成：": "生成する値:",
 }
 
+# mkdocstrings-python's class template: <p class="doc doc-class-bases">Bases: <code>…</code>, …</p>
+BASES = ("Bases:", "基底クラス:")
+
 
 def on_page_content(html, page, config, **kwargs):
     if lang(config) != "ja":
@@ -40,4 +48,14 @@ def on_page_content(html, page, config, **kwargs):
         if text in LABELS and LABELS[text] != text:
             el.string = LABELS[text]
             changed = True
+    for el in tree.select("p.doc-class-bases"):
+        first = el.contents[0] if el.contents else None
+        if not (isinstance(first, NavigableString) and first.strip().startswith(BASES[0])):
+            raise PluginError(
+                f"api_labels: {page.file.src_uri}: a class's bases no longer start with {BASES[0]!r} "
+                f"({el.get_text(' ', strip=True)[:60]!r}); mkdocstrings-python's class template changed: "
+                "update BASES in docs/hooks/api_labels.py"
+            )
+        first.replace_with(first.replace(BASES[0], BASES[1], 1))
+        changed = True
     return edited(html, page) if changed else html
