@@ -56,7 +56,7 @@ ax.add_patch(Polygon([(cx, dy + 0.42), (cx + 1.5, dy), (cx, dy - 0.42), (cx - 1.
 ax.text(cx, dy, localized("inf or NaN\nin a gradient?", "勾配に inf や\nNaN があるか"), ha="center", va="center", fontsize=11)
 left, right = 1.3, 3.9
 box(ax, left, 2.45, "optimizer.step()", localized("weights updated", "重みを更新"), FLOAT32, width=2.4)
-box(ax, right, 2.45, localized("skip the step", "ステップを飛ばす"), localized("weights unchanged", "重みはそのまま"), CHECK, width=2.4,
+box(ax, right, 2.45, localized("skip the step", "ステップをスキップ"), localized("weights unchanged", "重みはそのまま"), CHECK, width=2.4,
     mono=False)
 box(ax, left, 1.25, "scaler.update()", localized("S × 2 after\n2000 clean steps", "問題なしが 2000 回\n続けば S × 2"), FLOAT32, width=2.4)
 box(ax, right, 1.25, "scaler.update()", localized("S × 0.5", "S × 0.5"), CHECK, width=2.4)
