@@ -24,7 +24,10 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 # Two English words: "Permanent link", "Switch to dark mode", "404 - Not found", "Jump back to ..."
 ENGLISH = re.compile(r"(?<![\w./-])[A-Za-z]{2,}(?![\w./(-])[^A-Za-z]{1,3}(?<![\w./-])[A-Za-z]{2,}(?![\w./(-])")
 ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
-CHROME = "header, nav, footer, .md-dialog, .md-search, .md-top, .md-source, .md-footer, .doc-section-title, th"
+CHROME = "header, nav, footer, .md-dialog, .md-search, .md-top, .md-source, .md-footer, .doc-section-title, .doc-class-bases, th"
+# A one-word label the API reference writes before its values ("Bases:" of a class, translated by
+# docs/hooks/api_labels.py): one English word is enough there.
+LABEL = re.compile(r"^[A-Za-z]+:$")
 ALLOWED = {
     "English",  # the language switch names the other language in its own words
     "English version of this site",  # the 404 page's link for English readers, in their language
@@ -55,7 +58,8 @@ def english_strings(html: str, chrome: str = CHROME) -> tuple[list[str], int]:
             if not s:
                 continue
             checked += 1
-            if ENGLISH.search(s) and not JAPANESE.search(s) and s not in ALLOWED and not ALLOWED_PATTERN.match(s):
+            english = ENGLISH.search(s) or LABEL.match(s)
+            if english and not JAPANESE.search(s) and s not in ALLOWED and not ALLOWED_PATTERN.match(s):
                 found.append(f"text {s[:80]!r}")
     return found, checked
 
@@ -82,8 +86,9 @@ def test_the_check_catches_english_labels():
     html = ('<header><button title="Switch to dark mode"></button></header><a title="Permanent link">¶</a>'
             '<nav><a>English</a><a>reference_impl.amp</a><a>GPU</a><a>torch.compile と autocast</a></nav>'
             '<article><h1>404 - Not found</h1><pre>print("not an interface")</pre></article>'
+            '<p class="doc doc-class-bases">Bases: <code>Exception</code></p><p class="doc doc-class-bases">基底クラス: <code>Exception</code></p>'
             '<footer>Code examples are tested</footer>')
     found, _ = english_strings(html)
-    assert found == ["title='Switch to dark mode'", "title='Permanent link'", "text 'Code examples are tested'"], found
+    assert found == ["title='Switch to dark mode'", "title='Permanent link'", "text 'Bases:'", "text 'Code examples are tested'"], found
     found, _ = english_strings(html, CHROME + ", article")
     assert "text '404 - Not found'" in found, found
