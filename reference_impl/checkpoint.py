@@ -55,7 +55,7 @@ __all__ = [
     "stale_temp_files",
 ]
 
-#: Value of the ``"format"`` key that marks a file written by :func:`save_checkpoint`.
+#: Value of the ``"format"`` key that marks a file written by ``save_checkpoint``.
 FORMAT = "reference_impl.checkpoint/1"
 
 _TEMP_SUFFIX = ".tmp"

@@ -1,4 +1,4 @@
-"""Every error raised by :mod:`reference_impl` (and by the ``benchmarks`` command), in one family.
+"""Every error raised by ``reference_impl`` (and by the ``benchmarks`` command), in one family.
 
 Every error derives from [ReferenceImplError][reference_impl.errors.ReferenceImplError]
 and from the built-in exception a caller would expect (``TypeError`` for a wrong
@@ -56,7 +56,7 @@ __all__ = [
 
 
 class ReferenceImplError(Exception):
-    """Base class of every error raised by :mod:`reference_impl`: catch this to catch them all."""
+    """Base class of every error raised by ``reference_impl``: catch this to catch them all."""
 
 
 # --- wrong kind of argument (TypeError) ---
@@ -137,7 +137,7 @@ class VariantNotEngagedError(ReferenceImplError, RuntimeError):
 
 
 class CheckpointError(ReferenceImplError):
-    """Base class of the errors raised by :mod:`reference_impl.checkpoint`."""
+    """Base class of the errors raised by ``reference_impl.checkpoint``."""
 
 
 class CheckpointNotFoundError(CheckpointError, FileNotFoundError):

@@ -107,7 +107,7 @@ class ProbeResult:
 
     Attributes:
         cell_id: The support-matrix cell (``sm90.float8-inference.e5m2``).
-        outcome: One of :data:`OUTCOMES`.
+        outcome: One of ``OUTCOMES``.
         evidence: What ran and what came out, one line per attempt.
         error: The exception the workflow raised (``Type: message``), or None.
         native: Whether the low-precision kernel the cell is about ran (seen by the profiler);
@@ -148,7 +148,7 @@ class ProbeResult:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ProbeResult:
-        """The inverse of :meth:`to_json`."""
+        """The inverse of ``to_json``."""
         return cls(**{**data, "kernels": tuple(data.get("kernels", ())), "warnings": tuple(data.get("warnings", ()))})
 
 

@@ -79,7 +79,7 @@ def run_probe(name: str, device: str) -> ProbeResult:
     """Run probe ``name`` in this process: time it, record its warnings, catch a failure of its own code.
 
     Args:
-        name: A probe of :data:`benchmarks.probes.PROBES`.
+        name: A probe of ``benchmarks.probes.PROBES``.
         device: ``"cuda"``, or ``"cpu"`` for the dry run.
 
     Returns:
