@@ -92,3 +92,39 @@ def test_the_check_catches_english_labels():
     assert found == ["title='Switch to dark mode'", "title='Permanent link'", "text 'Bases:'", "text 'Code examples are tested'"], found
     found, _ = english_strings(html, CHROME + ", article")
     assert "text '404 - Not found'" in found, found
+
+
+# "# comment" at the end of a line of code (not inside a string: "#" after a quote or a word character)
+CODE_COMMENT = re.compile(r"(?<![\w'\"])#\s+(.*\S)\s*$")
+
+
+def english_comments(html: str) -> list[str]:
+    """The comments with English words and no Japanese in the code blocks of a page's article."""
+    from bs4 import BeautifulSoup
+
+    tree = BeautifulSoup(html, "html.parser")
+    found = []
+    for pre in tree.select("article pre"):
+        for line in pre.get_text().splitlines():
+            match = CODE_COMMENT.search(line)
+            if match and ENGLISH.search(match.group(1)) and not JAPANESE.search(match.group(1)):
+                found.append(match.group(1))
+    return found
+
+
+def test_api_reference_examples_have_japanese_comments(built_site):
+    """The API reference's docstrings stay English (docs/ja/reference/index.md says why), but the
+    comments of their code examples are shown in Japanese (docs/data/reference_comments.ja.toml,
+    docs/hooks/api_labels.py), like every code block of the Japanese site."""
+    site = Site(built_site)
+    pages = [p for p in site.pages() if p.relative_to(site.root).parts[:2] == ("ja", "reference")]
+    assert len(pages) >= 5
+    problems = {str(p.relative_to(site.root)): english_comments(p.read_text(encoding="utf-8")) for p in pages}
+    problems = {page: found for page, found in problems.items() if found}
+    assert not problems, f"English comments in the Japanese API reference (add them to docs/data/reference_comments.ja.toml): {problems}"
+
+
+def test_the_comment_check_catches_english():
+    html = ('<article><pre><code>scaler.step(opt)  # skipped if a gradient is inf/NaN\n'
+            'x = "#not a comment"  # スキップされる\n>>> y  # AMD\n</code></pre></article>')
+    assert english_comments(html) == ["skipped if a gradient is inf/NaN"]

@@ -5,14 +5,28 @@ calques (「デスクリプション」「タイプ」「発生：」). This hoo
 rendered reference pages, with the terms a Japanese reference manual uses. The label of a
 class's base classes ("Bases: Exception") is not translated by mkdocstrings at all (its
 class template writes the English word): it becomes 「基底クラス:」 here.
+
+The comments in the reference's code examples are shown in Japanese, from
+docs/data/reference_comments.ja.toml (the docstrings themselves stay English: see that file);
+an entry that no page uses fails the build, so a changed docstring cannot leave it stale.
 """
 
 from __future__ import annotations
 
+import re
+import tomllib
+
 from bs4 import NavigableString
 from mkdocs.exceptions import PluginError
 
-from _common import edited, lang, page_tree
+from _common import DOCS, edited, lang, page_tree
+
+COMMENTS_FILE = DOCS / "data" / "reference_comments.ja.toml"
+COMMENTS: dict[str, str] = tomllib.loads(COMMENTS_FILE.read_text(encoding="utf-8"))
+# "# <comment>" at the end of a line of code (the text of a highlighted comment span, or a line
+# of an unhighlighted block); the English must be the whole comment, up to the end of the line.
+COMMENT = re.compile(r"#\s+(" + "|".join(re.escape(k) for k in sorted(COMMENTS, key=len, reverse=True)) + r")[ \t]*$", re.M)
+used: set[str] = set()
 
 LABELS = {
     "デスクリプション": "説明",
@@ -58,4 +72,27 @@ def on_page_content(html, page, config, **kwargs):
             )
         first.replace_with(first.replace(BASES[0], BASES[1], 1))
         changed = True
+    for text in [t for pre in tree.select("pre") for t in pre.find_all(string=COMMENT)]:
+        text.replace_with(COMMENT.sub(_japanese, str(text)))
+        changed = True
     return edited(html, page) if changed else html
+
+
+def _japanese(match: re.Match) -> str:
+    used.add(match.group(1))
+    return "# " + COMMENTS[match.group(1)]
+
+
+def on_pre_build(config, **kwargs):
+    used.clear()
+
+
+def on_post_build(config, **kwargs):
+    if lang(config) != "ja":
+        return
+    stale = sorted(set(COMMENTS) - used)
+    if stale:
+        raise PluginError(
+            f"api_labels: {COMMENTS_FILE.relative_to(DOCS.parent)}: no code example of the API reference has "
+            f"these comments any more: {stale}; a docstring changed: update the keys"
+        )
