@@ -215,7 +215,9 @@ _LABELS = {
     "label.autocast": _same("autocast {dtype}"),
     "label.autocast_scaler": _same("autocast {dtype} + GradScaler"),
     "label.autocast_no_scaler": Text("autocast {dtype}, no scaler", "autocast {dtype}、スケーラなし"),
-    "label.scaler_overhead": Text("{variant} (scaler overhead)", "{variant}(スケーラのオーバーヘッド)"),
+    # Japanese: the bare baseline. 「X(スケーラのオーバーヘッド)と比べた X + GradScaler」 read as if the
+    # baseline were the overhead; 「X と比べた X + GradScaler」 already says what the row measures.
+    "label.scaler_overhead": Text("{variant} (scaler overhead)", "{variant}"),
     "label.batch": Text("batch {batch}", "バッチ {batch}"),
     "label.quantize_per_tensor": Text("quantize per tensor (int8)", "テンソル単位の量子化(int8)"),
     "label.profiled_loop": Text(
