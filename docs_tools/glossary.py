@@ -92,6 +92,17 @@ def _other(term: dict, lang: str) -> str:
     return f"({other})" if lang == "ja" else f" ({other})"
 
 
+def _headword(term: dict, lang: str) -> str:
+    """The term in bold with its anchor, then the other language's name in parentheses. A Japanese
+    term that has its own parenthesis (自動混合精度(AMP)) shares one with the English name:
+    **自動混合精度**(AMP、automatic mixed precision), never two in a row."""
+    other = _other(term, lang)
+    inner = re.fullmatch(r"(.*?)\s*\((.*)\)", term[lang]) if lang == "ja" and other else None
+    if inner:
+        return f"**{inner.group(1)}**{{#{term['id']}}}({inner.group(2)}、{other[1:-1]})"
+    return f"**{term[lang]}**{{#{term['id']}}}{other}"
+
+
 def render(lang: str, data: dict | None = None) -> str:
     data = data or load()
     t = TEXT[lang]
@@ -101,7 +112,7 @@ def render(lang: str, data: dict | None = None) -> str:
         for term in group["terms"]:
             page, _, _anchor = term["see"].partition("#")
             out += [
-                f"**{term[lang]}**{{#{term['id']}}}{_other(term, lang)}",
+                _headword(term, lang),
                 f":   {term[lang + '_def']}。{t['see']}[{_page_title(lang, page)}]({term['see']})"
                 if lang == "ja"
                 else f":   {term[lang + '_def'][0].upper()}{term[lang + '_def'][1:]}. {t['see']}[{_page_title(lang, page)}]({term['see']})",
