@@ -24,6 +24,31 @@ def test_no_broken_links_or_anchors(built_site):
     assert not broken, f"{len(broken)} broken links or anchors:\n" + "\n".join(map(str, broken[:60]))
 
 
+def duplicate_ids(text: str) -> list[str]:
+    """The ids used more than once in one page (outside scripts and styles)."""
+    import collections
+    import re
+
+    from tests.support.site_crawl import OPAQUE
+
+    counts = collections.Counter(re.findall(r'\sid="([^"]*)"', OPAQUE.sub("", text)))
+    return sorted(i for i, n in counts.items() if n > 1)
+
+
+def test_every_id_is_unique_on_its_page(built_site):
+    """A link to #x goes to the first element with that id: a second one is unreachable (the
+    glossary's group headings shared ids with its terms; mkdocstrings numbered every signature's
+    line anchors from 0: docs/hooks/api_labels.py renumbers them)."""
+    site = Site(built_site)
+    found = {str(p.relative_to(site.root)): d for p in site.pages() if (d := duplicate_ids(p.read_text(encoding="utf-8")))}
+    assert not found, "ids used twice on one page:\n" + "\n".join(f"  {page}: {ids[:5]}" for page, ids in found.items())
+
+
+def test_duplicate_ids_are_found():
+    html = '<h2 id="amp">AMP</h2><p id="amp">x</p><a id="y" name="y"></a><script>el.id="amp"</script>'
+    assert duplicate_ids(html) == ["amp"]
+
+
 def test_crawler_catches_broken_links(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "index.html").write_text(

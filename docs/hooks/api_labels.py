@@ -1,4 +1,4 @@
-"""The API reference's labels in Japanese words (hook; the ja build only).
+"""The API reference's labels in Japanese words (hook; the ja build), and unique line anchors (both).
 
 mkdocstrings-python translates its section titles and table headers itself, into katakana
 calques (「デスクリプション」「タイプ」「発生：」). This hook replaces them, in the
@@ -52,11 +52,27 @@ LABELS = {
 BASES = ("Bases:", "基底クラス:")
 
 
+def unique_line_anchors(tree) -> bool:
+    """mkdocstrings highlights each signature and example on its own, so every block's line anchors
+    (anchor_linenums in mkdocs.yml) were __codelineno-0-1, -2, ...: the same ids many times on one
+    page, and a line's link went to the first block's line. Each block gets its own number here."""
+    changed = False
+    for n, pre in enumerate(tree.select("pre")):
+        for a in pre.select('a[id^="__codelineno-0-"]'):
+            line = a["id"].removeprefix("__codelineno-0-")
+            a["id"] = a["name"] = f"__codelineno-{n}-{line}"
+            a["href"] = f"#__codelineno-{n}-{line}"
+            changed = True
+    return changed
+
+
 def on_page_content(html, page, config, **kwargs):
-    if lang(config) != "ja":
+    if not page.file.src_uri.startswith("reference/"):
         return html
     tree = page_tree(html, page)  # parsed once for every hook (_common.py)
-    changed = False
+    changed = unique_line_anchors(tree)  # both languages
+    if lang(config) != "ja":
+        return edited(html, page) if changed else html
     for el in tree.select("th, span.doc-section-title"):
         text = el.get_text(strip=True)
         if text in LABELS and LABELS[text] != text:
