@@ -45,5 +45,5 @@ ax.set_xlim(LOW - 0.02, HIGH + 0.02)
 ax.set_ylim(-0.6, len(formats) - 0.1)
 ax.set_yticks(range(len(formats)), [str(d).removeprefix("torch.") for d in reversed(formats)])
 ax.set_xlabel(localized("value (blue: representable values; red: where 1.23 is stored; dotted: 1.23)",
-                 "値(青: 表現できる値、赤: 1.23 が格納される値、点線: 1.23)"))
+                 "値(青: 表せる値、赤: 1.23 が格納される値、点線: 1.23)"))
 fig.savefig("representable_near_1_23.svg", metadata={"Date": None})

@@ -33,6 +33,6 @@ ax.annotate(localized("float16 max 65504", "float16 の最大値 65504"), (65504
 ax.axvline(1.23, color="grey", lw=0.8, ls=":")
 ax.annotate("1.23", (1.23, 1e-7), rotation=90, ha="right", va="bottom", fontsize=8)
 ax.set_xlabel(localized("magnitude of the value", "値の大きさ"))
-ax.set_ylabel(localized("gap to the next representable value", "次に表現できる値との差"))
+ax.set_ylabel(localized("gap to the next representable value", "次に表せる値までの間隔"))
 ax.legend()
 fig.savefig("spacing.svg", metadata={"Date": None})
