@@ -127,18 +127,20 @@ def _check_device(device: str) -> str:
 class ReferenceGradScaler:
     """A readable ``torch.amp.GradScaler``: scale the loss, unscale and check gradients, skip, adapt.
 
-    Use it exactly like PyTorch's scaler, with **one** instance for the whole run::
+    Use it exactly like PyTorch's scaler, with **one** instance for the whole run:
 
-        scaler = ReferenceGradScaler("cpu")
-        for x, y in batches:
-            optimizer.zero_grad()
-            with torch.autocast("cpu", dtype=torch.float16):
-                loss = loss_fn(model(x), y)
-            scaler.scale(loss).backward()
-            scaler.unscale_(optimizer)          # optional: only to clip or inspect gradients
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            scaler.step(optimizer)              # skipped if a gradient is inf/NaN
-            scaler.update()
+    ```python
+    scaler = ReferenceGradScaler("cpu")
+    for x, y in batches:
+        optimizer.zero_grad()
+        with torch.autocast("cpu", dtype=torch.float16):
+            loss = loss_fn(model(x), y)
+        scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)          # optional: only to clip or inspect gradients
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        scaler.step(optimizer)              # skipped if a gradient is inf/NaN
+        scaler.update()
+    ```
 
     ``state_dict()`` has the same keys as PyTorch's, so states move between the two.
 
