@@ -214,7 +214,7 @@ _LABELS = {
     ),
     "label.autocast": _same("autocast {dtype}"),
     "label.autocast_scaler": _same("autocast {dtype} + GradScaler"),
-    "label.autocast_no_scaler": Text("autocast {dtype}, no scaler", "autocast {dtype}、スケーラなし"),
+    "label.autocast_no_scaler": Text("autocast {dtype}, no scaler", "autocast {dtype}(スケーラなし)"),
     # Japanese: the bare baseline. 「X(スケーラのオーバーヘッド)と比べた X + GradScaler」 read as if the
     # baseline were the overhead; 「X と比べた X + GradScaler」 already says what the row measures.
     "label.scaler_overhead": Text("{variant} (scaler overhead)", "{variant}"),

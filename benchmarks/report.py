@@ -222,7 +222,9 @@ RESULT_HEADERS = ("col.verdict", "col.smaller_than_float32", "col.tflops")
 _CASE_JOIN = " · "
 
 #: A blank between two Japanese characters, which Japanese text does not have.
-_JA_GAP = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff]) (?=[\u3040-\u30ff\u3400-\u9fff])")
+# no blank between two Japanese words, nor after a Japanese parenthesis before one (code keeps its blank):
+# 「autocast float16(スケーラなし)と比べた …」
+_JA_GAP = re.compile(r"(?:(?<=[\u3040-\u30ff\u3400-\u9fff])|(?<=[\u3040-\u30ff\u3400-\u9fff]\))) (?=[\u3040-\u30ff\u3400-\u9fff])")
 
 #: Header keys of the columns that say what a row is compared with: the summary writes "<case> vs <that>".
 _VERSUS_HEADERS = frozenset({"col.compared_with", "col.kernel"})
