@@ -272,6 +272,16 @@ PY""",
              "sed -i 's/Attempting to unscale FP16 gradients/Attempting to unscale float16 gradients/' docs/en/troubleshooting.md docs/ja/troubleshooting.md"
              " && grep -q 'unscale float16 gradients' docs/en/troubleshooting.md",
              ["tests/test_troubleshooting.py", "-k", "printed"], r"test_each_quoted_message_was_printed_by_pytorch\[ValueError: Attempting to unscale float16"),
+    # -- one term per concept, and the API reference (2026-11-27) --
+    Mutation("a Japanese page uses a term the glossary rules out (組の和 for ペアの和)",
+             "sed -i '0,/ペアの和/s//組の和/' docs/ja/quantization/static.md && grep -q '組の和' docs/ja/quantization/static.md",
+             ["tests/test_glossary.py", "-m", "not site"], r"test_glossary"),
+    Mutation("a kana spelling the official-document rule writes in kanji (分かります -> わかります)",
+             "sed -i '0,/分かります/s//わかります/' docs/ja/guide/training.md && grep -q 'わかります' docs/ja/guide/training.md",
+             ["tests/test_style_ja.py"], r"test_japanese_pages_follow_the_style_rules"),
+    Mutation("a Sphinx role in a docstring (renders literally in the API reference)",
+             "sed -i '0,/``reference_impl``/s//:mod:`reference_impl`/' reference_impl/errors.py && grep -q ':mod:' reference_impl/errors.py",
+             ["tests/test_api_docs.py"], r"test_docstrings_use_no_sphinx_roles"),
 ]
 
 
