@@ -285,6 +285,27 @@ PY""",
 ]
 
 
+# More mutations, one file per subject in .ci/mutations/ (so that work on one subject does not edit
+# another's list): each defines MUTATIONS (a list of Mutation) and may define CI_MUTATIONS (names, as
+# below). They are loaded here, after the list above, in file-name order.
+def _load_more() -> None:
+    import importlib.util
+
+    global CI_MUTATIONS_MORE
+    CI_MUTATIONS_MORE = []
+    for path in sorted((Path(__file__).parent / "mutations").glob("*.py")):
+        spec = importlib.util.spec_from_file_location(f"mutations_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        module.Mutation = Mutation  # the files use the class without importing this script
+        spec.loader.exec_module(module)
+        MUTATIONS.extend(module.MUTATIONS)
+        CI_MUTATIONS_MORE.extend(getattr(module, "CI_MUTATIONS", ()))
+
+
+CI_MUTATIONS_MORE: list[str] = []
+_load_more()
+
+
 def sh(cmd: str, cwd: Path, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(["bash", "-c", cmd], cwd=cwd, text=True, capture_output=True, **kw)
 
@@ -346,13 +367,14 @@ def main() -> int:
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--ci", action="store_true", help="only CI_MUTATIONS, without baselines (.ci/test runs it after the suite)")
     args = parser.parse_args()
+    ci_names = (*CI_MUTATIONS, *CI_MUTATIONS_MORE)
     chosen = [m for m in MUTATIONS if not args.k or any(k.lower() in m.name.lower() for k in args.k)]
     if args.ci:
-        missing = [n for n in CI_MUTATIONS if not any(m.name.startswith(n) for m in MUTATIONS)]
+        missing = [n for n in ci_names if not any(m.name.startswith(n) for m in MUTATIONS)]
         if missing:
             print(f"CI_MUTATIONS names no mutation: {missing}")
             return 2
-        chosen = [m for m in chosen if any(m.name.startswith(n) for n in CI_MUTATIONS)]
+        chosen = [m for m in chosen if any(m.name.startswith(n) for n in ci_names)]
     if args.list:
         for m in chosen:
             print(f"{m.name}: {' '.join(m.pytest + m.extra)}  (expects {m.expect})")
