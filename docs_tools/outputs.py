@@ -31,6 +31,12 @@ The rule for printed numbers (README, "Printed numbers"):
     included; the number must still be there, the text around it stays exact (only a time
     unit stuck to the number, ``us``/``ms``/``s``, may change with its size), and every
     number the rule does not cover stays exact.
+  - ``varies = "cpu"``: the whole line depends on the kind of CPU (an error message that comes
+    from oneDNN on a CPU with AVX512-FP16 and from ATen elsewhere). It applies on every machine:
+    the shown and the printed line must both match the rule's ``line`` pattern, written to pin
+    what each class prints (an alternation of the messages). The page says which class prints
+    which, and every class's recorded output (``recorded/``, docs_tools/records.py) is checked
+    against the pattern.
   - ``varies = "gpu"`` / ``varies = "torch"``: the whole line depends on the GPU or on the
     torch version (a device name, a behaviour that changed between releases). Such a rule
     applies only on a machine other than the one the output was recorded on (the sidecar's
@@ -53,7 +59,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["NUMBER", "Rule", "compare_outputs", "normalize_output", "numbers_of", "unused_rules"]
+__all__ = ["NUMBER", "Rule", "bound_excess", "compare_outputs", "deviations", "last_digit_unit", "normalize_output", "numbers_of", "unused_rules"]
 
 # A number that stands on its own: not the 16 of "float16" or the 8 of "e4m3fn8".
 # A version such as 2.13.0 is text, not a number; 29,716 (thousands separators) is one number.
@@ -62,7 +68,8 @@ NUMBER = re.compile(
 )
 # A time unit stuck to a measured number ("108.909us", "3.316ms"): it changes with the number's size.
 TIME_UNIT = re.compile(r"^(?:ns|us|µs|ms|s)(?![A-Za-z])")
-VARIES = ("run", "gpu", "torch")
+VARIES = ("run", "gpu", "torch", "cpu")
+VARIES_WHAT = {"gpu": "GPU", "torch": "torch version", "cpu": "kind of CPU"}
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,7 @@ class Rule:
     rel: float = 0.0
     number: int | tuple[int, ...] | None = None
     varies: str | None = None
+    spread: float | None = None  # the largest |printed - shown| observed (classes, versions, runs)
 
     def __post_init__(self) -> None:
         re.compile(self.line)
@@ -101,7 +109,11 @@ class Rule:
         if self.varies is None:
             if self.abs < 0 or self.rel < 0 or (self.abs == 0 and self.rel == 0):
                 raise ValueError(f"tolerance rule {self.line!r}: give a positive 'abs' and/or 'rel' (or 'varies')")
+            if self.spread is not None and (not isinstance(self.spread, (int, float)) or self.spread < 0):
+                raise ValueError(f"tolerance rule {self.line!r}: 'spread' is the largest difference observed, >= 0")
             return
+        if self.spread is not None:
+            raise ValueError(f"tolerance rule {self.line!r}: varies = {self.varies!r} has no bound, so no 'spread'")
         if self.varies not in VARIES:
             raise ValueError(f"tolerance rule {self.line!r}: 'varies' is one of {list(VARIES)}, got {self.varies!r}")
         if self.abs or self.rel:
@@ -118,8 +130,8 @@ class Rule:
 
     @property
     def whole_line(self) -> bool:
-        """A rule about the whole line (``varies = "gpu"`` or ``"torch"``): only its pattern must match."""
-        return self.varies in ("gpu", "torch")
+        """A rule about the whole line (``varies = "gpu"``, ``"torch"`` or ``"cpu"``): only its pattern must match."""
+        return self.varies in ("gpu", "torch", "cpu")
 
     def matches(self, shown_line: str) -> bool:
         return re.search(self.line, shown_line) is not None
@@ -146,7 +158,7 @@ class Rule:
         if self.varies == "run":
             bound = "any value (a measurement)"
         elif self.whole_line:
-            bound = f"the line depends on the {'GPU' if self.varies == 'gpu' else 'torch version'}: only its pattern"
+            bound = f"the line depends on the {VARIES_WHAT[self.varies]}: only its pattern"
         else:
             bound = " ".join(f"{k}={v:g}" for k, v in (("abs", self.abs), ("rel", self.rel)) if v)
         where = f"number {self.number} of " if self.number else ""
@@ -215,7 +227,7 @@ def compare_outputs(shown: str, real: str, rules: Iterable[Rule] = ()) -> str | 
         whole = [r for r in rules if r.whole_line and r.matches(a)]
         if whole:
             if not any(r.matches(b) for r in whole):
-                return f"line {lineno} depends on the {whole[0].varies} but does not match {whole[0].line!r}{context}"
+                return f"line {lineno} depends on the {VARIES_WHAT[whole[0].varies]} but does not match {whole[0].line!r}{context}"
             continue
         if not any(r.matches(a) for r in rules):
             return f"line {lineno} differs and no [[tolerance]] rule names it (numbers are exact){context}"
@@ -258,3 +270,52 @@ def unused_rules(shown: str, rules: Iterable[Rule]) -> list[Rule]:
                 if (rule.measured or not _is_integer(token)) and rule.covers(line, position, len(tokens)):
                     used.add(rule)
     return [r for r in rules if r not in used]
+
+
+def last_digit_unit(token: str) -> float:
+    """One unit in the last printed place of a number: ``0.965`` -> 0.001, ``4e-07`` -> 1e-07, ``12`` -> 1."""
+    mantissa, _, exponent = token.replace(",", "").lstrip("+-").lower().partition("e")
+    decimals = len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
+    return 10.0 ** (int(exponent or 0) - decimals)
+
+
+def deviations(shown: str, real: str, rules: Iterable[Rule]) -> dict[Rule, float]:
+    """For each bounded rule, the largest ``|real - shown|`` among the numbers it covers (0.0 where
+    the two agree), comparing line by line where both outputs have the same lines and numbers; a
+    rule whose lines do not line up is left out (compare_outputs reports those)."""
+    rules = [r for r in rules if r.varies is None]
+    found: dict[Rule, float] = {}
+    shown_lines, real_lines = normalize_output(shown).splitlines(), normalize_output(real).splitlines()
+    if len(shown_lines) != len(real_lines):
+        return found
+    for a, b in zip(shown_lines, real_lines):
+        nums_a, nums_b = numbers_of(a), numbers_of(b)
+        if len(nums_a) != len(nums_b):
+            continue
+        for position, (x, y) in enumerate(zip(nums_a, nums_b), start=1):
+            rule = _rule_for(rules, a, position, len(nums_a), x)
+            if rule is None:
+                continue
+            d = abs(_value(y) - _value(x)) if not (math.isnan(_value(x)) or math.isnan(_value(y))) else 0.0
+            found[rule] = max(found.get(rule, 0.0), d)
+    return found
+
+
+def bound_excess(shown: str, rule: Rule) -> list[str]:
+    """Where a bounded rule allows more than its ``spread`` justifies: for each number it covers in
+    ``shown``, the bound ``abs + rel * |shown|`` may be at most twice the spread plus one unit in the
+    last printed place (a value rounded the other way). Returns a description of each excess."""
+    if rule.varies is not None or rule.spread is None:
+        return []
+    excess = []
+    for line in normalize_output(shown).splitlines():
+        tokens = numbers_of(line)
+        for position, token in enumerate(tokens, start=1):
+            if _is_integer(token) or not rule.covers(line, position, len(tokens)):
+                continue
+            bound = rule.abs + rule.rel * abs(_value(token))
+            justified = 2 * rule.spread + last_digit_unit(token)
+            if bound > justified * (1 + 1e-9):
+                excess.append(f"{token} on {line.strip()!r}: bound {bound:g} > {justified:g} "
+                              f"(2 x spread {rule.spread:g} + one unit {last_digit_unit(token):g})")
+    return excess

@@ -19,11 +19,14 @@ no figure, every number exact). The format (every key optional; parsed with :mod
     number = 3                          # optional: only the 3rd number of that line (1-based;
                                         # -1 the last; a list such as [-3, -2] names several)
     abs = 0.01                          # and/or rel: |real - shown| <= abs + rel * |shown|
+    spread = 0.003                      # required with a bound: the largest |real - shown| observed;
+                                        # the bound may not exceed what it justifies (records.py)
     why = "observed: 0.962 (AMX), 0.964 (AVX-512), 0.965 (AVX2)"
     [[tolerance]]                       # instead of a bound, why a value cannot be compared:
     line = '^with CUDA events:'
     varies = "run"                      # a measurement (time, rate, peak memory): any value, text exact;
-                                        # "gpu"/"torch": the line depends on the GPU / torch version
+                                        # "gpu"/"torch": the line depends on the GPU / torch version;
+                                        # "cpu": on the kind of CPU (the pattern pins each class's line)
     why = "a GPU timing: it differs on every GPU and every run"
     [recorded]                          # where the shown .out was recorded (rendered under the
     device = "NVIDIA H100 80GB HBM3"    # output on both languages' pages, docs/hooks/outputs.py)
@@ -222,14 +225,22 @@ def parse_sidecar(text: str, script: Path, where: str = "") -> SnippetMeta:
         except re.error as error:
             raise SnippetMetaError(f"{where}: allow-stderr pattern {entry.pattern!r}: {error}") from None
     rules = []
-    for t in _tables(data, "tolerance", where, {"line", "number", "abs", "rel", "varies", "why"}, {"line", "why"}):
+    for t in _tables(data, "tolerance", where, {"line", "number", "abs", "rel", "varies", "why", "spread"}, {"line", "why"}):
+        if "varies" not in t and "spread" not in t:
+            raise SnippetMetaError(
+                f"{where}: [[tolerance]] {t}: a bound needs 'spread', the largest |printed - shown| observed "
+                "(on the CPU classes and torch versions of recorded/, or the runs named in 'why'): "
+                "tests/test_cpu_records.py checks the bound against it"
+            )
         try:
+            spread = t.get("spread")
             rules.append(Rule(line=t["line"], why=t["why"], abs=float(t.get("abs", 0.0)), rel=float(t.get("rel", 0.0)),
-                              number=t.get("number"), varies=t.get("varies")))
+                              number=t.get("number"), varies=t.get("varies"),
+                              spread=float(spread) if isinstance(spread, (int, float)) and not isinstance(spread, bool) else spread))
         except (ValueError, TypeError, re.error) as error:
             raise SnippetMetaError(f"{where}: [[tolerance]] {t}: {error}") from None
     recorded = _recorded(data.get("recorded"), where)
-    if recorded is None and any(r.whole_line for r in rules):
+    if recorded is None and any(r.varies in ("gpu", "torch") for r in rules):
         raise SnippetMetaError(
             f"{where}: a varies = \"gpu\"/\"torch\" rule needs a [recorded] table (it applies only off the recorded machine)"
         )
@@ -322,15 +333,15 @@ def tolerance_rules(meta: SnippetMeta, environment: dict[str, str | None] | None
     :func:`current_environment`, which imports torch only when a sidecar has such a rule.
     """
     rules = list(meta.tolerance)
-    if not any(r.whole_line for r in rules):
-        return rules
+    if not any(r.varies in ("gpu", "torch") for r in rules):
+        return rules  # bounds, measurements and varies = "cpu" apply on every machine
     env = environment if environment is not None else current_environment()
     rec = meta.recorded
     differs = {
         "gpu": rec is None or env.get("device") != rec.device,
         "torch": rec is None or _release(env.get("torch") or "") != rec.torch_release,
     }
-    return [r for r in rules if not r.whole_line or differs[r.varies]]
+    return [r for r in rules if r.varies not in ("gpu", "torch") or differs[r.varies]]
 
 
 def skip_reason(meta: SnippetMeta) -> str | None:

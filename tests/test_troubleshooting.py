@@ -58,7 +58,10 @@ def quoted_messages(lang: str) -> list[str]:
 
 
 def checked_outputs() -> dict[Path, str]:
-    return {path: path.read_text(encoding="utf-8") for path in sorted((REPO / "snippets").rglob("*.out"))}
+    """The outputs pages show, and what other CPU classes and torch versions printed (recorded/,
+    each file checked against the digest recorded with it: tests/test_cpu_records.py)."""
+    paths = sorted((REPO / "snippets").rglob("*.out")) + sorted((REPO / "recorded").rglob("*.out"))
+    return {path: path.read_text(encoding="utf-8") for path in paths}
 
 
 def test_the_page_and_its_nav_entry_exist_in_both_languages():

@@ -1,0 +1,308 @@
+"""What each kind of CPU, and each torch version, printed: the recorded outputs in ``recorded/``.
+
+A page shows one output under each script (``snippets/<topic>/<name>.out``), recorded on one
+machine. Readers run it on others: an Intel Xeon with AMX and AVX512-FP16, an AMD EPYC with
+AVX-512, an AVX2-only laptop, a newer torch. What each of those printed is kept here, as data::
+
+    recorded/cpu/<class>/record.toml          the machine, and one entry per script (digests)
+    recorded/cpu/<class>/<topic>/<name>.out   what that script printed there, run alone as a file
+    recorded/torch/<version>/...              the same for another torch version (on a CPU)
+
+``tests/test_cpu_records.py`` then checks, on any machine and without running anything, that every
+shown output with its sidecar's ``[[tolerance]]`` rules admits every class's recorded output: a
+page that would fail on a class fails everywhere. A record names the script's source by its digest
+when it ran; a record of an older version of the script is *stale* and is not compared (the test
+says so and names the command that records it again). The output's digest is kept too, so a
+recorded output edited by hand fails.
+
+One command records the machine it runs on (its class from its CPU flags), every CPU script, alone
+as a file, with the environment the tests give them::
+
+    .venv/bin/python -m docs_tools.records record              # this machine's class
+    .venv/bin/python -m docs_tools.records record --avx2       # AVX2 kernels on this CPU (.ci/test-avx2's switches)
+    .venv/bin/python -m docs_tools.records record --python /path/to/venv/bin/python   # another torch
+    .venv/bin/python -m docs_tools.records record --only amp/memory_measure --only gpu/float8_scaled
+    .venv/bin/python -m docs_tools.records status              # what is stale or missing, per record
+
+Imports nothing beyond the standard library and :mod:`docs_tools` (the tests and the command share it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import contextlib
+import datetime
+import hashlib
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from docs_tools.outputs import normalize_output
+from docs_tools.snippets import REPO, SNIPPETS, skip_reason, snippet_env, snippet_meta
+
+RECORDS = REPO / "recorded"
+RECORD_FILE = "record.toml"
+
+# The classes of CPU whose kernels give different results, named from the CPU flags that decide
+# which kernels torch, oneDNN and FBGEMM run (tests/support/shared_cache.CPU_FLAGS).
+CLASSES = {
+    "amx": "Intel Xeon with AMX and AVX512-FP16 (Sapphire Rapids and later): oneDNN runs float16 and bfloat16 on AMX",
+    "avx512": "AVX-512 with VNNI and BF16, no AMX and no AVX512-FP16 (AMD EPYC Zen 4)",
+    "avx2": "AVX2 only, no AVX-512 (the kernels of an older or smaller CPU)",
+}
+# .ci/test-avx2's switches: ATen, FBGEMM and MKL dispatch to their AVX2 kernels on a newer CPU.
+AVX2_SWITCHES = {"ATEN_CPU_CAPABILITY": "avx2", "FBGEMM_ENABLE_INSTRUCTIONS": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}
+
+
+def cpu_flags() -> set[str]:
+    """The flags of the first CPU in /proc/cpuinfo (empty where there is none)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def cpu_model() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def class_of(flags: set[str], environ: dict[str, str] | None = None) -> str:
+    """The class (a key of :data:`CLASSES`) whose kernels a process with ``environ`` runs on a CPU with ``flags``.
+
+    >>> class_of({"avx2", "avx512f", "avx512_vnni", "avx512_bf16"})
+    'avx512'
+    >>> class_of({"avx2", "avx512f", "avx512_fp16", "amx_int8"}, {"ATEN_CPU_CAPABILITY": "avx2"})
+    'avx2'
+    """
+    environ = os.environ if environ is None else environ
+    if environ.get("ATEN_CPU_CAPABILITY", "").lower() in ("avx2", "default"):
+        return "avx2"
+    if {"amx_int8", "avx512_fp16"} <= flags:
+        return "amx"
+    if "avx512f" in flags:
+        return "avx512"
+    if "avx2" in flags:
+        return "avx2"
+    raise ValueError(f"a CPU without AVX2 ({sorted(flags)[:8]}...): no class of docs_tools.records.CLASSES describes it")
+
+
+def digest(text: str) -> str:
+    """``sha256:<hex>`` of a text (its UTF-8 bytes)."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def source_digest(script: Path) -> str:
+    """The digest of a script's source, what a record names it by."""
+    return digest(script.read_text(encoding="utf-8"))
+
+
+def cpu_scripts() -> list[Path]:
+    """The scripts whose output a page shows and that run on a CPU (no ``requires = ["cuda"]``)."""
+    return [p for p in sorted(SNIPPETS.rglob("*.py"))
+            if p.with_suffix(".out").is_file() and "cuda" not in snippet_meta(p).requires]
+
+
+@dataclass
+class Entry:
+    """One script's record: the digests of its source and of what it printed, and when."""
+
+    source: str
+    output: str
+    date: str
+    status: str = "ok"  # "ok", or "failed (exit N)": the .out then holds stdout, the .err stderr's tail
+
+
+@dataclass
+class Record:
+    """One folder of ``recorded/``: a CPU class or a torch version, and what its scripts printed."""
+
+    folder: Path
+    kind: str  # "cpu" or "torch"
+    name: str  # the class ("amx") or the version ("2.15.0")
+    meta: dict = field(default_factory=dict)  # machine, torch, python, how
+    entries: dict[str, Entry] = field(default_factory=dict)  # "amp/memory_measure" -> Entry
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind}/{self.name}"
+
+    def output_path(self, key: str) -> Path:
+        return self.folder / f"{key}.out"
+
+    def output(self, key: str) -> str:
+        return self.output_path(key).read_text(encoding="utf-8")
+
+    def state(self, script: Path) -> str:
+        """``"current"``, ``"stale"`` (recorded from another version of the script) or ``"missing"``."""
+        entry = self.entries.get(key_of(script))
+        if entry is None:
+            return "missing"
+        return "current" if entry.source == source_digest(script) else "stale"
+
+    def save(self) -> None:
+        lines = [f"# What {self.label} printed: each CPU script run alone as a file (docs_tools/records.py).",
+                 f"# Record again with: {self.meta.get('command', '.venv/bin/python -m docs_tools.records record')}",
+                 f"kind = {_q(self.kind)}", f"name = {_q(self.name)}"]
+        lines += [f"{k} = {_q(str(v))}" for k, v in sorted(self.meta.items())]
+        for key in sorted(self.entries):
+            e = self.entries[key]
+            lines += ["", f"[outputs.{_q(key)}]", f"source = {_q(e.source)}", f"output = {_q(e.output)}", f"date = {_q(e.date)}"]
+            if e.status != "ok":
+                lines.append(f"status = {_q(e.status)}")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / RECORD_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _q(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def key_of(script: Path) -> str:
+    """``snippets/amp/memory_measure.py`` -> ``"amp/memory_measure"``."""
+    return Path(script).resolve().relative_to(SNIPPETS).with_suffix("").as_posix()
+
+
+def load(folder: Path) -> Record:
+    data = tomllib.loads((folder / RECORD_FILE).read_text(encoding="utf-8"))
+    meta = {k: v for k, v in data.items() if k not in ("kind", "name", "outputs")}
+    entries = {k: Entry(**v) for k, v in data.get("outputs", {}).items()}
+    return Record(folder, data["kind"], data["name"], meta, entries)
+
+
+def all_records(kind: str | None = None) -> list[Record]:
+    """Every record of ``recorded/`` (only CPU classes with ``kind="cpu"``, torch versions with ``"torch"``)."""
+    found = [load(f.parent) for f in sorted(RECORDS.glob(f"*/*/{RECORD_FILE}"))]
+    return [r for r in found if kind is None or r.kind == kind]
+
+
+def _run(python: str, script: Path, env: dict[str, str]) -> tuple[int, str, str]:
+    meta = snippet_meta(script)
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            proc = subprocess.run([python, str(script)], cwd=tmp, env=env, capture_output=True, text=True,
+                                  timeout=meta.timeout)
+        except subprocess.TimeoutExpired as error:
+            stdout = error.stdout if isinstance(error.stdout, str) else ""
+            return -1, stdout, f"timed out after {meta.timeout} s"
+    stderr = "\n".join(ln for ln in proc.stderr.splitlines() if not meta.stderr_allowed(ln))
+    return proc.returncode, proc.stdout, stderr
+
+
+def _version_of(python: str, env: dict[str, str]) -> dict[str, str]:
+    code = ("import json, platform, torch; v = {'torch': torch.__version__, 'python': platform.python_version()}\n"
+            "try:\n import torchao; v['torchao'] = torchao.__version__\nexcept Exception: pass\n"
+            "try:\n import transformers; v['transformers'] = transformers.__version__\nexcept Exception: pass\n"
+            "print(json.dumps(v))")
+    import json
+
+    out = subprocess.run([python, "-W", "ignore", "-c", code], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def record(*, avx2: bool = False, python: str | None = None, only: list[str] | None = None, stale: bool = False,
+           jobs: int = 2, log=print) -> Record:
+    """Run every CPU script (or those of ``only``, or with ``stale`` those whose record is stale or
+    missing) alone as a file and write what it printed into its record; returns the record."""
+    env = snippet_env()
+    if avx2:
+        env.update(AVX2_SWITCHES)
+        env["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="inductor-avx2-")  # as .ci/test-avx2
+    python = python or sys.executable
+    versions = _version_of(python, env)
+    if python == sys.executable:
+        kind, name = "cpu", class_of(cpu_flags(), env)
+    else:
+        kind, name = "torch", versions["torch"].split("+")[0]
+    folder = RECORDS / kind / name
+    rec = load(folder) if (folder / RECORD_FILE).is_file() else Record(folder, kind, name)
+    command = "python -m docs_tools.records record" + (" --avx2" if avx2 else "") + (
+        f" --python <a venv with torch {name}>" if kind == "torch" else "")
+    rec.meta.update({
+        "machine": f"{cpu_model()} ({platform.machine()}; class {class_of(cpu_flags(), {})}"
+                   + (", run with ATEN_CPU_CAPABILITY=avx2 FBGEMM_ENABLE_INSTRUCTIONS=AVX2 MKL_ENABLE_INSTRUCTIONS=AVX2" if avx2 else "")
+                   + ")",
+        "command": command, **versions,
+    })
+    if kind == "cpu":
+        rec.meta["description"] = CLASSES[name]
+    scripts = cpu_scripts()
+    if only:
+        scripts = [s for s in scripts if any(key_of(s) == o or key_of(s).startswith(o.rstrip("/") + "/") for o in only)]
+    if stale:
+        scripts = [s for s in scripts if rec.state(s) != "current"]
+    scripts = [s for s in scripts if skip_reason(snippet_meta(s)) is None or python != sys.executable]
+    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+
+    def one(script: Path):
+        return script, source_digest(script), _run(python, script, env)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for n, (script, src, (code, stdout, stderr)) in enumerate(pool.map(one, scripts), start=1):
+            key = key_of(script)
+            out = normalize_output(stdout) + "\n"
+            path = rec.output_path(key)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(out, encoding="utf-8")
+            err = path.with_suffix(".err")
+            status = "ok" if code == 0 and not stderr.strip() else (
+                f"failed (exit {code})" if code != 0 else "wrote to stderr")
+            if status != "ok":
+                err.write_text(stderr[-4000:] + "\n", encoding="utf-8")
+            else:
+                err.unlink(missing_ok=True)
+            rec.entries[key] = Entry(src, digest(out), today, status)
+            log(f"[{n}/{len(scripts)}] {rec.label} {key}: {status}")
+            rec.save()  # after each script: an interrupted run keeps what it recorded
+    rec.save()
+    return rec
+
+
+def status_lines() -> list[str]:
+    """For each record: how many scripts are current, stale, missing or failed."""
+    lines = []
+    scripts = cpu_scripts()
+    for rec in all_records():
+        states = {s: rec.state(s) for s in scripts}
+        stale = [key_of(s) for s, st in states.items() if st == "stale"]
+        missing = [key_of(s) for s, st in states.items() if st == "missing"]
+        failed = [k for k, e in rec.entries.items() if e.status != "ok"]
+        lines.append(f"{rec.label}: {sum(st == 'current' for st in states.values())} current, "
+                     f"{len(stale)} stale {stale}, {len(missing)} missing {missing}, {len(failed)} not ok {failed}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m docs_tools.records", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record", help="record this machine's class (or another torch) for every CPU script")
+    rec.add_argument("--avx2", action="store_true", help="with .ci/test-avx2's switches: the AVX2 class")
+    rec.add_argument("--python", help="another interpreter (a venv with another torch): records recorded/torch/<version>")
+    rec.add_argument("--only", action="append", help="a script key (amp/memory_measure) or a topic (amp); repeatable")
+    rec.add_argument("--stale", action="store_true", help="only the scripts whose record is stale or missing")
+    rec.add_argument("-j", "--jobs", type=int, default=2)
+    sub.add_parser("status", help="what is stale or missing in each record")
+    args = parser.parse_args(argv)
+    if args.command == "status":
+        print("\n".join(status_lines()))
+        return 0
+    result = record(avx2=args.avx2, python=args.python, only=args.only, stale=args.stale, jobs=args.jobs)
+    bad = [k for k, e in result.entries.items() if e.status != "ok"]
+    print(f"{result.label}: {len(result.entries)} scripts recorded in {result.folder.relative_to(REPO)}"
+          + (f"; not ok: {bad}" if bad else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
