@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from benchmarks import provenance
 from benchmarks.catalog import LANGS, Msg, english, from_json, render, to_json
 from benchmarks.environment import stamp_line
 from benchmarks.timing import Comparison, describe_ratio
@@ -400,20 +401,26 @@ def render_tables(json_path: Path) -> list[Path]:
     return written
 
 
-def write_case(result: CaseResult, env: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]:
+def write_case(result: CaseResult, env: Mapping[str, Any], out_dir: Path, run: str | None = None) -> tuple[Path, Path]:
     """Write ``<name>.json``, then render ``<name>.md`` and ``<name>.ja.md`` from it, into ``out_dir``.
+
+    The JSON ends with its provenance (`benchmarks.provenance`): the run's name and the sha256
+    of the data it holds, recorded now, so that a number changed later by hand no longer
+    matches it.
 
     Args:
         result: The case.
         env: The environment stamp (stored in the JSON too).
         out_dir: Folder (created if missing).
+        run: The run's name, the same for every case of one run (default: a new one).
 
     Returns:
         The JSON path and the (English) markdown path.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path = out_dir / f"{result.name}.json"
-    json_path.write_text(json.dumps(result.to_json(env), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    data = provenance.seal(result.to_json(env), run or provenance.new_run(_jsonable(env)))
+    json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     md_path, _ = render_tables(json_path)
     return json_path, md_path
 

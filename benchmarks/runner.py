@@ -12,6 +12,7 @@ from benchmarks.cases import ALL_CASES, GPU_CASES, cases_for, load_case
 from benchmarks.catalog import Msg
 from benchmarks.config import BenchConfig
 from benchmarks.environment import collect_environment
+from benchmarks.provenance import new_run
 from benchmarks.report import CaseResult, Column, write_case
 from reference_impl.errors import ConfigError
 
@@ -69,12 +70,13 @@ def run_bench(
         # a stand-in run (--dry-run) stamps the CPU it really ran on
         env = collect_environment(device=cfg.target_device, threads=cfg.threads, mode="quick" if cfg.quick else "full")
         results = {"environment": environment_case(env)}
+        run = new_run(env)  # one name for every file of this run, each with its digest (benchmarks.provenance)
         for name in ["environment", *names]:
             start = time.perf_counter()
             if name != "environment":
                 log(f"[bench] {name} ...")
                 results[name] = load_case(name)(cfg)
-            _, md_path = write_case(results[name], env, out_dir)
+            _, md_path = write_case(results[name], env, out_dir, run)
             log(f"[bench] {name}: {time.perf_counter() - start:.1f} s -> {md_path}")
     finally:
         torch.set_num_threads(previous_threads)

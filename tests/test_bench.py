@@ -10,12 +10,13 @@ import sys
 import pytest
 import torch
 
-from benchmarks import CASES, BenchConfig, compare, run_bench
+from benchmarks import CASES, BenchConfig, compare, provenance, run_bench
 from benchmarks.cases.pt2e import SOURCE_PARTITIONS_READ_MODULE_STACK
 from benchmarks.catalog import english
 from benchmarks.cli import main as bench_main
 from benchmarks.timing import SPREAD_LIMIT, Comparison
 from reference_impl.errors import ConfigError, VariantNotEngagedError
+from tests.support.result_rows import row_problems
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +99,28 @@ def test_comparisons_carry_ratio_spread_and_noise_flag(quick):
             assert c["too_noisy"] == (c["spread"] > SPREAD_LIMIT)
             assert ("slower" in c["verdict"]) == (c["ratio"] < 1 and "no clear" not in c["verdict"])
             assert (label in data["too_noisy"]) == c["too_noisy"]
+
+
+def test_every_row_agrees_with_its_times(quick):
+    """Fresh rows, as printed in both languages: each verdict's word and ratio agree with the row's two
+    times and its spread, and each comparison's median, spread and verdict with its rounds
+    (tests/support/result_rows.py; the committed rows: tests/test_result_rows.py)."""
+    out, _ = quick
+    problems = [p for name in CASES for p in row_problems(_load(out, name), name)]
+    assert not problems, "\n".join(problems)
+    timed = [name for name in CASES for row in _load(out, name)["rows"]
+             if isinstance(row.get("verdict"), dict) and row["verdict"]["msg"] != "verdict.baseline"]
+    assert {"matmul", "amp_step", "dynamic_int8", "reference"} <= set(timed), timed
+
+
+def test_every_file_of_a_run_names_the_run_by_its_digest(quick):
+    """Each file the run wrote ends with its provenance (benchmarks/provenance.py): one run name for all
+    of them, and the digest of what the file holds, recorded by the run."""
+    out, _ = quick
+    blocks = [_load(out, name)["provenance"] for name in ["environment", *CASES]]
+    assert len({b["run"] for b in blocks}) == 1 and blocks[0]["run"].startswith(_load(out, "environment")["environment"]["date"])
+    assert all(b["recorded"] == provenance.MEASURED for b in blocks)
+    assert not [name for name in ["environment", *CASES] if provenance.problems(_load(out, name))]
 
 
 def test_dynamic_int8_is_really_int8_small_and_accurate(quick):

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from benchmarks import provenance
 from benchmarks.probes import NVIDIA_ROWS, PROBES, ProbeResult, cell_ids, load
 from benchmarks.probes.base import Attempt, attempt, column_id, verdict
 from benchmarks.probes.cli import main, run_probe
@@ -199,6 +200,7 @@ def test_the_dry_run_command_writes_probes_json_with_the_stamp(tmp_path):
     (probe,) = report["probes"]
     assert probe["probe"] == "int8_dynamic" and probe["cell_id"] == "sm90.int8-torchao.dynamic"
     assert probe["outcome"] == "works" and probe["decides"] is False
+    assert provenance.problems(report) == [] and report["provenance"]["recorded"] == "measured by python -m benchmarks.probes"
 
 
 def test_the_budget_bounds_the_run(tmp_path):

@@ -24,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from benchmarks import provenance
 from benchmarks.probes import PROBES, load
 from benchmarks.probes.base import (
     NVIDIA_ROWS,
@@ -288,6 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if capability not in NVIDIA_ROWS:
         report["note"] = (f"compute capability {capability[0]}.{capability[1]} has no row in the support matrix: "
                           "the results are recorded but decide no cell")
+    # the run's name and the digest of what it found (benchmarks.provenance), checked once committed
+    report = provenance.seal(report, provenance.new_run({"date": stamp["date"], "device": "cpu dry run" if args.dry_run else "cuda"}),
+                             "measured by python -m benchmarks.probes")
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "probes.json"
     path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
