@@ -31,6 +31,8 @@ from docs_tools.outputs import Rule, bound_excess, compare_outputs, deviations, 
 from docs_tools.snippets import snippet_meta
 
 CPU_RECORDS = records.all_records("cpu")
+# What a bound's why must name: the classes, machines or versions whose outputs it admits.
+CLASS_NAMED = re.compile(r"AMX|AVX-?512|AVX2|EPYC|Xeon|torch 2\.\d+|H100|H200|GPU")
 SCRIPTS = records.cpu_scripts()
 
 
@@ -116,6 +118,10 @@ def test_a_bound_is_no_wider_than_its_observed_spread(script, rule: Rule):
     not exceed twice that spread plus one unit in the last printed place, and every current class
     record must lie within the spread (else the spread understates what was seen)."""
     assert rule.spread is not None, f"{script.relative_to(REPO)}: rule {rule.line!r} states no spread"
+    assert CLASS_NAMED.search(rule.why), (
+        f"{script.relative_to(REPO)}: rule {rule.line!r}: its why must name the CPU classes, GPUs or torch "
+        f"versions whose outputs it admits (matching {CLASS_NAMED.pattern!r}): {rule.why!r}"
+    )
     shown = script.with_suffix(".out").read_text(encoding="utf-8")
     excess = bound_excess(shown, rule)
     assert not excess, (
