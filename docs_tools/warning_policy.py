@@ -4,7 +4,13 @@ Every test, every doc block, every snippet script and every notebook runs with
 warnings as errors. A warning may be ignored only if it is listed here, with
 the reason. Entries are literal, case-insensitive message *prefixes* (the same
 rule as Python's ``-W`` option) so that they can be handed to subprocesses
-through ``PYTHONWARNINGS`` unchanged; a prefix may not contain a comma.
+through ``PYTHONWARNINGS`` unchanged; a prefix may not contain a comma or a colon.
+
+An entry is checked when this module is imported (so the tests, the site build and every
+snippet run refuse a bad list before anything runs) and again whenever the list is applied
+(:func:`validate`): its prefix must name one message (at least :data:`MIN_PREFIX_LETTERS`
+letters, no surrounding spaces; an empty prefix would silence every warning of its class),
+its category must be a built-in warning class, and its reason may not be empty.
 
 Never add "CUDA is not available" / "disabling" warnings from autocast or
 GradScaler here: CUDA AMP code must fail on a CPU machine instead of silently
@@ -29,30 +35,92 @@ ALLOWED: tuple[AllowedWarning, ...] = (
     # (empty: nothing needs an exception yet; add entries with a reason)
 )
 
+#: The fewest letters a prefix may hold: fewer (or none: spaces, dots, ``*``) match warnings nobody read.
+MIN_PREFIX_LETTERS = 10
+# what the module docstring rules out: autocast and GradScaler turning CUDA code off on a CPU machine
+_NEVER = re.compile(r"cuda\b.*\b(not available|disabl)", re.I)
+
+
+class PolicyError(ValueError):
+    """An entry of the allow-list that would silence more than the one warning it names, or says no reason."""
+
+
+def problems(entries: tuple[AllowedWarning, ...] | list[AllowedWarning]) -> list[str]:
+    """What is wrong with each entry, as sentences that say what to write instead (empty: the list is fine)."""
+    found: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for n, entry in enumerate(entries, 1):
+        where = f"ALLOWED entry {n} ({entry.category}, {entry.prefix!r})"
+        prefix, reason = entry.prefix if isinstance(entry.prefix, str) else "", entry.reason
+        if not _is_warning_class(entry.category):
+            found.append(f"{where}: {entry.category!r} is not a built-in warning class; "
+                         "name one (UserWarning, DeprecationWarning, FutureWarning, ...)")
+        letters = sum(c.isalpha() for c in prefix)
+        if not prefix.strip():
+            found.append(f"{where}: the message prefix is empty, which silences every {entry.category}; "
+                         f"give the literal start of the one message to allow (at least {MIN_PREFIX_LETTERS} letters)")
+        elif letters < MIN_PREFIX_LETTERS:
+            found.append(f"{where}: the message prefix has {letters} letter(s), too few to name one message; "
+                         f"give the literal start of the message, at least {MIN_PREFIX_LETTERS} letters "
+                         "(prefixes are literal text: '.' and '*' are not wildcards)")
+        if prefix != prefix.strip():
+            found.append(f"{where}: the message prefix starts or ends with a space; "
+                         "drop it (a warning's message is matched from its first character)")
+        if "," in prefix or ":" in prefix:
+            found.append(f"{where}: the message prefix holds ',' or ':', which PYTHONWARNINGS and pytest's "
+                         "filterwarnings split on; end the prefix before it")
+        if _NEVER.search(prefix):
+            found.append(f"{where}: CUDA code must fail on a machine without CUDA, not turn itself off; "
+                         "remove the entry (see this module's docstring)")
+        if not (isinstance(reason, str) and reason.strip()):
+            found.append(f"{where}: the reason is empty; say why this warning cannot be fixed where it is raised")
+        key = (entry.category, prefix.lower())
+        if key in seen:
+            found.append(f"{where}: listed twice; remove one")
+        seen.add(key)
+    return found
+
+
+def validate(entries: tuple[AllowedWarning, ...] | list[AllowedWarning] | None = None) -> tuple[AllowedWarning, ...]:
+    """Return ``entries`` (default :data:`ALLOWED`) or raise :class:`PolicyError` naming every bad entry and its fix."""
+    entries = tuple(ALLOWED if entries is None else entries)
+    found = problems(entries)
+    if found:
+        raise PolicyError("docs_tools/warning_policy.py: ALLOWED refuses these entries (fix or remove each):\n  "
+                          + "\n  ".join(found))
+    return entries
+
+
+def _is_warning_class(name: str) -> bool:
+    import builtins
+
+    category = getattr(builtins, name, None) if isinstance(name, str) else None
+    return isinstance(category, type) and issubclass(category, Warning)
+
 
 def _category(name: str) -> type[Warning]:
     import builtins
 
-    category = getattr(builtins, name)
-    assert issubclass(category, Warning), name
-    return category
+    return getattr(builtins, name)
 
 
 def install() -> None:
     """Make every warning an error, except those in :data:`ALLOWED` (call inside catch_warnings)."""
+    entries = validate()
     warnings.simplefilter("error")
-    for entry in ALLOWED:
+    for entry in entries:
         warnings.filterwarnings("ignore", re.escape(entry.prefix), _category(entry.category))
 
 
 def pytest_filterwarnings_lines() -> list[str]:
     """The allow-list as pytest ``filterwarnings`` ini lines."""
-    return [f"ignore:{re.escape(e.prefix)}:{e.category}" for e in ALLOWED]
+    return [f"ignore:{re.escape(e.prefix)}:{e.category}" for e in validate()]
 
 
 def pythonwarnings_env() -> str:
     """The policy as a ``PYTHONWARNINGS`` value for subprocesses (and their children)."""
-    for entry in ALLOWED:
-        if "," in entry.prefix or ":" in entry.prefix:
-            raise ValueError(f"allow-list prefix may not contain ',' or ':': {entry.prefix!r}")
-    return ",".join(["error"] + [f"ignore:{e.prefix}:{e.category}" for e in ALLOWED])
+    return ",".join(["error"] + [f"ignore:{e.prefix}:{e.category}" for e in validate()])
+
+
+# Refuse a bad list on import: the tests, the site build and the snippet runs all import this module.
+validate()

@@ -1,0 +1,117 @@
+"""The allow-list of warnings (docs_tools/warning_policy.py) refuses an entry that would silence too much.
+
+An entry with an empty message prefix silenced every warning of its class, in the tests, the
+pages, the snippets and the notebooks alike, and nothing said so (issue 39). The policy now
+refuses, on import and whenever it is applied, an entry whose prefix is empty, all spaces or
+wildcard characters, or too short to name one message, and an entry without a reason.
+
+The module is imported inside the tests, not at the top of this file, so that a bad entry in the
+real list fails :func:`test_the_allow_list_in_the_repository_is_accepted` instead of stopping the
+collection (``.ci/mutations/numerics_warnings.py`` runs this file with ``--noconftest``, since
+``tests/conftest.py`` imports the policy too, and then stops the whole run with the same error).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+POLICY_FILE = Path(__file__).resolve().parents[1] / "docs_tools" / "warning_policy.py"
+
+
+@pytest.fixture
+def policy():
+    return importlib.import_module("docs_tools.warning_policy")
+
+
+def _load_fresh(path: Path, name: str = "warning_policy_fresh"):
+    """Execute a copy of the policy module as a new module: its import-time check runs again."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is made
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module
+
+
+def test_the_allow_list_in_the_repository_is_accepted():
+    """The committed ALLOWED passes the check that runs on import (executed afresh, not from sys.modules)."""
+    module = _load_fresh(POLICY_FILE)
+    assert module.validate() == module.ALLOWED
+    assert module.problems(module.ALLOWED) == []
+
+
+def test_importing_a_list_with_an_empty_prefix_fails(tmp_path):
+    """The check runs when the module is imported: a bad entry stops the tests and the site build before they start."""
+    source = POLICY_FILE.read_text(encoding="utf-8")
+    start = "ALLOWED: tuple[AllowedWarning, ...] = ("
+    assert start in source
+    bad = source.replace(start, start + '\n    AllowedWarning("UserWarning", "", "everything, by mistake"),', 1)
+    (tmp_path / "warning_policy.py").write_text(bad, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"(?s)prefix is empty, which silences every UserWarning.*literal start"):
+        _load_fresh(tmp_path / "warning_policy.py", "warning_policy_bad")
+
+
+GOOD = dict(category="UserWarning", prefix="TypedStorage is deprecated", reason="torch's own pickling raises it")
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        pytest.param(dict(prefix=""), r"prefix is empty, which silences every UserWarning", id="empty-prefix"),
+        pytest.param(dict(prefix="   "), r"prefix is empty", id="blank-prefix"),
+        pytest.param(dict(prefix=".*"), r"0 letter\(s\).*not wildcards", id="wildcard-prefix"),
+        pytest.param(dict(prefix=" .* "), r"prefix is empty|0 letter", id="spaced-wildcard-prefix"),
+        pytest.param(dict(prefix="Torch"), r"5 letter\(s\), too few.*at least 10 letters", id="short-prefix"),
+        pytest.param(dict(prefix=" TypedStorage is deprecated"), r"starts or ends with a space", id="leading-space"),
+        pytest.param(dict(prefix="TypedStorage is deprecated, use"), r"holds ',' or ':'", id="comma"),
+        pytest.param(dict(prefix="TypedStorage: is deprecated"), r"holds ',' or ':'", id="colon"),
+        pytest.param(dict(reason=""), r"the reason is empty; say why", id="empty-reason"),
+        pytest.param(dict(reason="  \n"), r"the reason is empty", id="blank-reason"),
+        pytest.param(dict(category="NotAWarning"), r"not a built-in warning class", id="unknown-category"),
+        pytest.param(dict(category="ValueError"), r"not a built-in warning class", id="not-a-warning"),
+        pytest.param(dict(prefix="User provided device_type of 'cuda'. but CUDA is not available. Disabling"),
+                     r"CUDA code must fail", id="cuda-not-available"),
+    ],
+)
+def test_a_bad_entry_is_refused_with_its_fix(policy, change, message):
+    """Each kind of bad entry raises PolicyError (a ValueError) whose message names the entry and the fix."""
+    entry = policy.AllowedWarning(**{**GOOD, **change})
+    assert policy.problems([policy.AllowedWarning(**GOOD)]) == []
+    with pytest.raises(policy.PolicyError, match=r"(?s)ALLOWED entry 1 .*" + message) as info:
+        policy.validate([entry])
+    assert isinstance(info.value, ValueError)
+
+
+def test_an_entry_listed_twice_is_refused(policy):
+    entry = policy.AllowedWarning(**GOOD)
+    with pytest.raises(policy.PolicyError, match="ALLOWED entry 2 .*listed twice"):
+        policy.validate([entry, policy.AllowedWarning(**{**GOOD, "prefix": GOOD["prefix"].upper()})])
+
+
+def test_every_way_of_applying_the_list_refuses_a_bad_entry_added_later(policy, monkeypatch):
+    """install(), the pytest lines and PYTHONWARNINGS check the list again (an entry added at run time)."""
+    monkeypatch.setattr(policy, "ALLOWED", (*policy.ALLOWED, policy.AllowedWarning("UserWarning", "", "oops")))
+    for apply in (policy.pytest_filterwarnings_lines, policy.pythonwarnings_env):
+        with pytest.raises(policy.PolicyError, match="prefix is empty"):
+            apply()
+    with warnings.catch_warnings(), pytest.raises(policy.PolicyError, match="prefix is empty"):
+        policy.install()
+
+
+def test_an_accepted_entry_silences_its_message_only(policy, monkeypatch):
+    """A good entry ignores the warning it names; another warning of the same class is still an error."""
+    monkeypatch.setattr(policy, "ALLOWED", (policy.AllowedWarning(**GOOD),))
+    with warnings.catch_warnings():
+        policy.install()
+        warnings.warn("TypedStorage is deprecated. It will be removed", UserWarning)  # allowed: no error
+        with pytest.raises(UserWarning, match="something else"):
+            warnings.warn("something else", UserWarning)
+    assert policy.pythonwarnings_env() == "error,ignore:TypedStorage is deprecated:UserWarning"
