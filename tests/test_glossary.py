@@ -55,6 +55,31 @@ def test_anchor_check_catches_a_missing_anchor():
     ]
 
 
+def test_the_autocast_definition_names_the_three_groups_of_the_generated_op_table():
+    """Issue 40: the definition once said autocast runs "the rest in float32". The op table that
+    snippets/amp/autocast_op_table.py generates from the installed torch has three groups: ops cast
+    down to the autocast dtype, ops cast up to float32 even from bfloat16, and ops whose output keeps
+    its input's dtype (float32 in, float32 out; bfloat16 in, bfloat16 out). The definition names all three."""
+    from docs_tools.docs_model import SNIPPETS
+
+    rows = {}
+    for line in (SNIPPETS / "amp/autocast_op_table.out").read_text(encoding="utf-8").splitlines()[4:]:
+        *op, from_float32, from_bfloat16, _ = line.split()
+        rows[" ".join(op)] = (from_float32, from_bfloat16)
+    groups = {
+        "down": [op for op, out in rows.items() if out == ("bfloat16", "bfloat16")],
+        "float32": [op for op, out in rows.items() if out == ("float32", "float32")],
+        "input dtype": [op for op, out in rows.items() if out == ("float32", "bfloat16")],
+    }
+    assert all(groups.values()) and sum(map(len, groups.values())) == len(rows), groups
+    term = next(t for t in glossary.terms(DATA) if t["id"] == "autocast")
+    for key, words in (("en_def", ("in float16/bfloat16", "in float32", "inputs' dtype")),
+                       ("ja_def", ("float16/bfloat16 で", "float32 で", "入力の dtype のまま"))):
+        missing = [w for w in words if w not in term[key]]
+        assert not missing, f"autocast's {key} does not name {missing}: {term[key]}"
+    assert "rest in float32" not in term["en_def"] and "残りを float32" not in term["ja_def"]
+
+
 @pytest.mark.parametrize("name,text", JA, ids=[name for name, _ in JA])
 def test_japanese_uses_one_term_per_concept(name, text):
     problems = glossary.variant_problems(name, text, DATA)
