@@ -188,11 +188,29 @@ def reader_env(venv: ReaderVenv) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not NOT_A_READERS.match(k)}
     tools = str(Path(sys.executable).parent)  # the project's .venv/bin
     path = [p for p in env.get("PATH", "").split(os.pathsep)
-            if p and p != tools and not Path(p).is_relative_to(REPO)]
+            if p and p != tools and not points_into(p, REPO)]
     env["PATH"] = os.pathsep.join([str(venv.path / "bin"), *path])
     env["VIRTUAL_ENV"] = str(venv.path)
-    leaks = {k: v for k, v in env.items() if k not in ("PWD", "OLDPWD") and str(REPO) in v}
+    leaks = {k: v for k, v in env.items() if k not in ("PWD", "OLDPWD") and points_into(v, REPO)}
     if leaks:
         raise AssertionError(f"the reader's environment would point into the repository: {leaks}")
     return env
+
+
+def points_into(value: str, root: Path) -> bool:
+    """Whether ``value``, a path or a list of paths joined by ``os.pathsep``, names a path inside ``root``.
+
+    A comparison of resolved paths, entry by entry, never of text: with the clone at ``/x/cold``,
+    ``/x/cold-cache`` is outside it (a substring test said inside, and every copy-paste page
+    errored). An entry that is no absolute path (a word, a number) names no place; in an option
+    (``--opt=/x/cold/y``) the path after the last ``=`` counts.
+    """
+    root = root.resolve()
+    return any(_path_inside(entry, root) for entry in value.split(os.pathsep))
+
+
+def _path_inside(entry: str, root: Path) -> bool:
+    candidates = {entry.strip(), entry.rpartition("=")[2].strip()}
+    paths = [os.path.expanduser(c) for c in candidates if c]
+    return any(os.path.isabs(p) and Path(p).resolve().is_relative_to(root) for p in paths)
 
