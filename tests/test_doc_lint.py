@@ -14,6 +14,7 @@ from tests.support.docs_lint import (
     japanese_wrap_problems,
     optional_package_problems,
     jargon_problems,
+    quoted_heading_problems,
     third_party_assets,
 )
 from docs_tools.docs_model import CONFIGS, DOCS, LANGS, REPO, SNIPPETS, markdown_pages, prose_sources
@@ -120,6 +121,31 @@ def test_japanese_emphasis_and_links_have_no_splitting_spaces(name, text):
         "a space next to ** / * or after a link shows as a gap inside a Japanese sentence; "
         f"`python -m docs_tools.typography_ja {name}` removes them:\n" + "\n".join(problems)
     )
+
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_quoted_section_titles_are_the_headings_they_link_to(lang):
+    """「[title](page.md#id)」の節 / "[Title](page.md#id)": the quoted text is the heading the link
+    lands on, in the same language (pages and notebooks' markdown)."""
+    problems = [p for name, text in PROSE[lang] for p in quoted_heading_problems(name, text, lang)]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_quoted_title_check_catches_a_title_no_page_has():
+    """The home page's old text (issue 40), a missing anchor and a missing page all fail; the
+    heading itself and an English title in another case pass."""
+    bad = [
+        "理由は「[1.23 は実際に何になるか](storage/half-vs-float.md#what-1-23-becomes)」の節で説明しています。",
+        "「[1.23 が実際に格納される値](storage/half-vs-float.md#no-such-id)」",
+        "「[ない](storage/no-such-page.md)」",
+    ]
+    for line in bad:
+        assert quoted_heading_problems("docs/ja/index.md", line, "ja"), line
+    assert not quoted_heading_problems(
+        "docs/ja/index.md", "「[1.23 が実際に格納される値](storage/half-vs-float.md#what-1-23-becomes)」", "ja")
+    assert not quoted_heading_problems(
+        "docs/en/index.md", '"[what 1.23 really becomes](storage/half-vs-float.md#what-1-23-becomes)"', "en")
 
 
 # The support matrix's cells and their sources: tests/test_support_matrix.py (they are data now).

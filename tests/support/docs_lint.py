@@ -238,6 +238,67 @@ def jargon_problems(name: str, text: str) -> list[str]:
     ]
 
 
+# --- Quoted section titles ----------------------------------------------------
+# A link whose text is quoted as a title (「[title](page.md#id)」の節, "[Title](page.md#id)") promises
+# the reader a heading of that name: the text must be the heading the link lands on (the page's
+# title when the link has no #id), in the page's own language. Issue 40: docs/ja/index.md quoted
+# 「1.23 は実際に何になるか」, a title no page has (the heading is 「1.23 が実際に格納される値」).
+QUOTED_LINK = {
+    "ja": re.compile(r"「\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)」"),
+    "en": re.compile(r"[\"“]\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)[\"”]"),
+}
+_INLINE_MARKUP = re.compile(r"\*\*|`|\\(?=[_*])")
+
+
+def _plain_title(text: str) -> str:
+    """A heading or link text as the reader sees it: no {#id}, no ** or backticks, spaces collapsed."""
+    from docs_tools.docs_model import HEADING_ID
+
+    return " ".join(_INLINE_MARKUP.sub("", HEADING_ID.sub("", text)).split())
+
+
+def _headings_of(lang: str, rel: str) -> list[tuple[int, str | None, str]] | None:
+    from docs_tools.docs_model import DOCS, notebook_markdown, parse_markdown
+
+    path = DOCS / lang / rel
+    if not path.is_file():
+        return None
+    text = notebook_markdown(path) if rel.endswith(".ipynb") else path.read_text(encoding="utf-8")
+    return parse_markdown(text, lang, rel).headings
+
+
+def quoted_heading_problems(name: str, text: str, lang: str) -> list[str]:
+    """Every quoted link title (QUOTED_LINK) of a page, ``name`` = ``docs/<lang>/<rel>``, that is not
+    the heading it links to."""
+    import posixpath
+
+    from docs_tools.docs_model import fence_lines
+
+    here = name.removeprefix(f"docs/{lang}/")
+    inside = fence_lines(text)
+    problems = []
+    for n, line in enumerate(text.splitlines()):
+        if n in inside:
+            continue
+        for m in QUOTED_LINK[lang].finditer(line):
+            target = m.group("target")
+            if re.match(r"[a-z]+:", target):
+                continue  # another site's page, quoted by its own title
+            path, _, anchor = target.partition("#")
+            rel = posixpath.normpath(posixpath.join(posixpath.dirname(here), path)) if path else here
+            headings = _headings_of(lang, rel)
+            if headings is None:
+                problems.append(f"{name}:{n + 1}: {m.group(0)} links to docs/{lang}/{rel}, which does not exist")
+                continue
+            found = [h for h in headings if (h[1] == anchor if anchor else h[0] == 1)]
+            title = _plain_title(found[0][2]) if found else None
+            quoted = _plain_title(m.group("text"))
+            if title is None or (quoted.casefold() != title.casefold() if lang == "en" else quoted != title):
+                problems.append(f"{name}:{n + 1}: quotes {quoted!r}, but the heading it links to "
+                                f"(docs/{lang}/{rel}{'#' + anchor if anchor else ''}) is {title!r}")
+    return problems
+
+
 # --- Japanese typography: docs_tools/typography_ja.py (its command fixes a page) ---
 from docs_tools.typography_ja import (  # noqa: E402,F401
     fix_japanese_typography,
