@@ -2,8 +2,10 @@
 
 The queries are in tests/data/search_queries.yml, each with the page a reader asking it
 wants (or a list of pages where more than one answers it); that page must be among the first
-three results for at least 95 % of the queries in each language, and the test prints every
-miss. They are written from readers' questions: single words, abbreviations (bf16, fp8, AMP,
+three results for as many queries as when the level was measured, less one (``MEASURED``), and
+the test prints every miss. No query may find nothing at all. Each normalisation of the index
+and the query (Japanese words, long vowels, synonyms, ...) is tested on its own in
+tests/test_search_normalisation.py. They are written from readers' questions: single words, abbreviations (bf16, fp8, AMP,
 QAT), several words and mixed scripts (「GradScaler 使い方」, 「int8量子化で精度がどれくらい
 落ちる」: 精度 for the site's 正解率), long-vowel spellings both ways (データローダー for the
 site's データローダ), API names and error messages pasted as they are. At least half of them
@@ -29,7 +31,12 @@ QUERIES = {
     lang: [(item["q"], tuple(item["page"]) if isinstance(item["page"], list) else item["page"]) for item in items]
     for lang, items in yaml.safe_load(QUERY_FILE.read_text(encoding="utf-8")).items()
 }
-MIN_FOUND = 0.95
+#: Queries whose page was among the first three, of all queries, measured on the built site (Chromium)
+#: when the level was set: 2026-11-28, at 9a8c0dc, 104 of 104 (en) and 112 of 112 (ja). The test
+#: requires the measured level less one query: one page that stops answering its query passes, a lost
+#: normalisation (which drops several queries at once) does not. A query added or removed changes
+#: the count: measure again (``pytest tests/test_site_search.py -s`` prints it) and write it here.
+MEASURED = {"en": (104, 104), "ja": (112, 112)}
 LATIN = re.compile(r"[A-Za-z0-9]")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
@@ -92,13 +99,23 @@ def test_query_set_is_as_readers_type():
         assert 2 * sum(several_words_or_scripts(q) for q, _ in queries) >= len(queries), lang
 
 
+def test_the_measured_level_is_for_this_query_set():
+    for lang, queries in QUERIES.items():
+        found, total = MEASURED[lang]
+        assert total == len(queries), f"{lang}: {len(queries)} queries, the level was measured on {total}: measure again"
+        assert 0 < found <= total
+
+
 @pytest.mark.parametrize("lang", sorted(QUERIES))
 def test_search_finds_the_page(browser, base_url, lang):
+    """All queries of a language in one page load: none finds nothing at all, the missing line lists only
+    words the reader typed, and the page is in the top three for the measured level less one query."""
     context = browser.new_context()
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     misses: list[str] = []
+    empty: list[str] = []
     fragments: list[str] = []
     try:
         page.goto(f"{base_url}{lang}/", wait_until="networkidle")
@@ -106,6 +123,8 @@ def test_search_finds_the_page(browser, base_url, lang):
         for query, expected in QUERIES[lang]:
             wanted = expected if isinstance(expected, tuple) else (expected,)
             hrefs = [urljoin(page.url, h) for h in search(page, query)]
+            if not hrefs:
+                empty.append(query)
             found = top_pages(hrefs, lang)
             if not set(wanted) & set(found):
                 misses.append(f"{query!r}: wanted {' or '.join(wanted)} in the top 3, got {found}")
@@ -117,5 +136,9 @@ def test_search_finds_the_page(browser, base_url, lang):
     total = len(QUERIES[lang])
     print(f"{lang}: {total - len(misses)}/{total} queries find their page", *misses, sep="\n  ")
     assert not errors, errors
+    assert not empty, f"queries that find nothing at all (the reader sees an empty list): {empty}"
     assert not fragments, "words the reader did not type:\n" + "\n".join(fragments)
-    assert total - len(misses) >= MIN_FOUND * total, "\n".join(misses)
+    measured, _ = MEASURED[lang]
+    assert total - len(misses) >= measured - 1, (
+        f"{total - len(misses)} of {total} queries find their page; {measured} did when measured, "
+        f"at least {measured - 1} must:\n" + "\n".join(misses))

@@ -96,6 +96,12 @@ def on_post_build(config, **kwargs):
     path = Path(config["site_dir"]) / WORKER_SCRIPT
     if not path.is_file():
         raise PluginError(f"{WORKER_SCRIPT} is missing: has Material moved its Japanese segmenter?")
-    material = path.read_text(encoding="utf-8").split(MARKER)[0]  # once, also on a dirty rebuild
-    table = json.dumps(synonyms(lang(config)), ensure_ascii=False)
-    path.write_text(f"{material}{MARKER}\n;self.__SEARCH_SYNONYMS = {table};\n{SCRIPT.read_text(encoding='utf-8')}", encoding="utf-8")
+    path.write_text(worker_script(path.read_text(encoding="utf-8"), lang(config)), encoding="utf-8")
+
+
+def worker_script(material: str, language: str) -> str:
+    """Material's tinyseg.js with the synonyms of ``language`` and search_query.js appended: the file
+    the site ships (tests/test_search_normalisation.py runs it in Material's worker as it is)."""
+    material = material.split(MARKER)[0]  # once, also on a dirty rebuild
+    table = json.dumps(synonyms(language), ensure_ascii=False)
+    return f"{material}{MARKER}\n;self.__SEARCH_SYNONYMS = {table};\n{SCRIPT.read_text(encoding='utf-8')}"
