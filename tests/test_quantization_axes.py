@@ -53,13 +53,9 @@ CONFIGS = [
 ]
 REDUCED = {torch.int8: (-64, 63), torch.uint8: (0, 127)}
 
-# The affine int32 zero point is computed as ``qmin - round(min / scale)`` in float32 by the
-# reference, in int32 by torch: float32 has 24 bits, so beyond 2**24 the reference's zero point
-# is off by up to 64 codes (issue 39's axis/dtype tests found it). Fix in
-# reference_impl/quantization/affine.py: ``(qmin - torch.round(lo / scale).to(torch.int64))``.
-INT32_AFFINE_ZERO_POINT = pytest.mark.xfail(
-    strict=True, reason="choose_qparams computes the int32 affine zero point in float32 (off by up to 64 codes)")
-
+# The int32 affine zero point needs more than float32's 24 bits on some edges ("all-negative-small",
+# "one-negative-element", "skewed"): these tests found that choose_qparams computed it in float32
+# (off by up to 64 codes); it subtracts in integers now, as torch does.
 # Edge ranges: (id, values). Each is the whole calibration data of a per-tensor observer.
 EDGES = [
     ("all-negative", [-3.0, -1.5, -0.25]),
@@ -77,8 +73,6 @@ EDGES = [
     ("below-epsilon-negative", [-2e-9, -1e-9]),
     ("wide", [-3e4, 5e4]),
 ]
-# the edges where the int32 affine zero point needs more than float32's 24 bits
-INT32_AFFINE_ZERO_POINT_EDGES = {"all-negative-small", "one-negative-element", "skewed"}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -111,7 +105,7 @@ def assert_same_qparams(p, scale, zero_point):
 def _edge_cases():
     for edge, values in EDGES:
         for config in CONFIGS:
-            marks = [INT32_AFFINE_ZERO_POINT] if config[0] == "int32-affine" and edge in INT32_AFFINE_ZERO_POINT_EDGES else []
+            marks = []
             yield pytest.param(values, *config[1:], id=f"{edge}-{config[0]}", marks=marks)
 
 
@@ -152,7 +146,7 @@ def _axis_cases():
     for ndim in (2, 3, 4):
         for axis in range(-ndim, ndim):
             for config in CONFIGS:
-                marks = [INT32_AFFINE_ZERO_POINT] if config[0] == "int32-affine" else []
+                marks = []
                 yield pytest.param(ndim, axis, *config[1:], id=f"{ndim}d-axis{axis}-{config[0]}", marks=marks)
 
 
@@ -223,8 +217,6 @@ def test_per_channel_observer_with_one_value_per_channel(ndim, axis):
     r = per_channel_minmax(x, axis=axis)
     assert torch.equal(r.min_val, x.flatten()) and torch.equal(r.max_val, x.flatten())
     for name, dtype, symmetric, reduce_range in CONFIGS:
-        if name == "int32-affine":
-            continue  # INT32_AFFINE_ZERO_POINT: test_per_channel_observer_matches_torch_on_every_axis
         with legacy_quantization():
             ob = torch_observer("PerChannelMinMaxObserver", dtype, symmetric, reduce_range, ch_axis=axis)
             ob(x)

@@ -145,7 +145,9 @@ def choose_qparams(
         zero_point = torch.full_like(scale, middle, dtype=torch.int64)
     else:
         scale = torch.clamp((hi - lo) / float(qmax - qmin), min=EPS)
-        zero_point = (qmin - torch.round(lo / scale)).to(torch.int64).clamp(qmin, qmax)
+        # The subtraction in integers, as PyTorch's observers do it: in float32 (24 bits) an int32
+        # zero point beyond 2**24 would be off by up to 64 codes.
+        zero_point = (qmin - torch.round(lo / scale).to(torch.int64)).clamp(qmin, qmax)
     return QParams(scale, zero_point, dtype, qmin, qmax)
 
 
@@ -275,12 +277,16 @@ def dequantize_per_channel(q: torch.Tensor, scales: Any, zero_points: Any, axis:
     shape[axis % q.dim()] = -1
     s = s.reshape(shape).to(q.device, torch.float32)
     z = z.reshape(shape).to(q.device)
-    return (q.to(torch.int64) - z).to(torch.float32) * s
+    # PyTorch's per-channel kernel subtracts in float32 (exact for 8-bit codes; for int32 codes beyond
+    # 2**24 both round the same way), where its per-tensor kernel subtracts in integers.
+    return (q.to(torch.float32) - z.to(torch.float32)) * s
 
 
 def _quantize(x, scale, zero_point, qmin, qmax, dtype):
-    # float32 arithmetic, as torchao's quantize_affine: multiply by 1/scale, round
-    # half to even, add the zero point, clamp.
+    # float32 arithmetic, as torchao's quantize_affine and PyTorch's quantize_val: multiply by
+    # 1/scale, round half to even, add the zero point (in float32 too: exact for the 8-bit zero
+    # points; for an int32 zero point beyond 2**24 PyTorch's sum is rounded, and so is this one),
+    # clamp.
     inv_scale = 1.0 / scale.to(x.device, torch.float32)
-    codes = torch.round(x.to(torch.float32) * inv_scale).to(torch.int64) + zero_point.to(x.device)
-    return codes.clamp(qmin, qmax).to(dtype)
+    codes = torch.round(x.to(torch.float32) * inv_scale) + zero_point.to(x.device, torch.float32)
+    return codes.clamp(qmin, qmax).to(torch.int64).clamp(qmin, qmax).to(dtype)
