@@ -3,11 +3,15 @@
 
 - the plan: GPU steps first, the CPU suite last, every step under a time box, the boxes within
   one device run (600 s), and a step really stopped at its box;
+- the script read as bash reads it: everything it runs that can hang (python, pytest, pip, git,
+  a step, another script) is under `timeout` with a bound from its table of boxes and a kill grace,
+  whichever function or line it is on;
 - the offline install: a wheel installed from a folder with no index, byte-compiled so that a
   docstring's invalid escape does not become an error when warnings are errors;
 - the whole script end to end with a stand-in Python (GPU_DRY_RUN=1, and a "GPU machine" whose
-  torch says yes): the commands in order, pytest-benchmark off everywhere, nothing written into
-  the tree (no empty `.out`), at most 8 files gathered;
+  torch says yes): the commands in order, each under a `timeout` (the stand-in looks at the processes
+  above it) with its step's box, pytest-benchmark off everywhere, nothing written into the tree (no
+  empty `.out`), at most 8 files gathered;
 - the gather on a fake tree: new and changed outputs shipped, empty ones never;
 - the wheel folder: complete offline (every requirement and dependency carried or on the machine),
   one version each, never torch; the real resolution against PyPI where the network answers.
@@ -16,16 +20,19 @@
 from __future__ import annotations
 
 import base64
+import fnmatch
 import hashlib
 import importlib.machinery
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
 import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -56,11 +63,12 @@ def _bash(script: str, env: dict | None = None, timeout: float = 60) -> subproce
 
 
 def _plan() -> dict:
-    """STEPS, BOX, LOG_OF and the budget, read by sourcing .ci/gpu (which then runs nothing)."""
+    """STEPS, BOX (every key), LOG_OF and the budget, read by sourcing .ci/gpu (which then runs nothing)."""
     proc = _bash(f"""source {GPU}
         printf 'steps %s\\n' "${{STEPS[*]}}"
-        for s in "${{STEPS[@]}}"; do printf 'box %s %s %s\\n' "$s" "${{BOX[$s]:-}}" "${{LOG_OF[$s]:-}}"; done
-        printf 'budget %s %s %s %s\\n' "$BUDGET" "$PRECHECK_BOX" "$KILL_GRACE" "$MAX_OUT_FILES"
+        for k in "${{!BOX[@]}}"; do printf 'box %s %s\\n' "$k" "${{BOX[$k]}}"; done
+        for s in "${{STEPS[@]}}"; do printf 'log %s %s\\n' "$s" "${{LOG_OF[$s]:-}}"; done
+        printf 'budget %s %s %s\\n' "$BUDGET" "$KILL_GRACE" "$MAX_OUT_FILES"
         for s in "${{STEPS[@]}}"; do declare -F "step_$s" >/dev/null || echo "nofunction $s"; done""")
     assert proc.returncode == 0, proc.stderr
     plan: dict = {"box": {}, "log": {}, "missing": []}
@@ -68,11 +76,11 @@ def _plan() -> dict:
         kind, _, rest = line.partition(" ")
         if kind == "steps":
             plan["steps"] = rest.split()
-        elif kind == "box":
-            name, box, log = (rest.split() + ["", ""])[:3]
-            plan["box"][name], plan["log"][name] = box, log
+        elif kind in ("box", "log"):
+            name, _, value = rest.partition(" ")
+            plan[kind][name] = value
         elif kind == "budget":
-            plan["budget"], plan["precheck"], plan["grace"], plan["max_files"] = map(int, rest.split())
+            plan["budget"], plan["grace"], plan["max_files"] = map(int, rest.split())
         elif kind == "nofunction":
             plan["missing"].append(rest)
     return plan
@@ -86,25 +94,473 @@ def test_gpu_results_come_first_and_the_cpu_suite_last():
     assert steps.index("gpu-info") < min(steps.index(s) for s in GPU_STEPS), "the GPU line comes before the results"
 
 
+# What runs besides the steps, each under its own box: the GPU check before them (inside BUDGET: the
+# run's clock starts before it) and the gather after them (outside BUDGET).
+AROUND_THE_STEPS = ("precheck", "gather")
+SLACK_S = 5  # bash starting, the work folder, the last lines after the gather
+
+
 def test_every_step_has_a_time_box_and_they_fit_one_device_run():
     plan = _plan()
     assert not plan["missing"], f"steps without a step_<name> function: {plan['missing']}"
-    boxes = {s: plan["box"][s] for s in plan["steps"]}
+    boxes = plan["box"]
+    assert set(boxes) == {*plan["steps"], *AROUND_THE_STEPS}, (
+        f"BOX has {sorted(boxes)}: one box per step, the precheck and the gather; a box for something new "
+        "must be counted here, before or after the steps")
     assert all(b.isdigit() and int(b) > 0 for b in boxes.values()), boxes
-    total = plan["precheck"] + sum(int(b) for b in boxes.values())
-    assert total <= plan["budget"] <= 570, f"boxes {boxes} + precheck {plan['precheck']} = {total} s, budget {plan['budget']} s"
-    # the suite's box is a floor (it gets what is left of the budget); after it: the kill grace and the gather
-    assert plan["budget"] + plan["grace"] + 20 <= DEVICE_LIMIT_S
+    box = {k: int(v) for k, v in boxes.items()}
+    budget, grace = plan["budget"], plan["grace"]
+    assert grace > 0
+    # the precheck, the steps and the suite's floor fit the budget (the suite gets what is left of it)
+    planned = box["precheck"] + sum(box[s] for s in plan["steps"])
+    assert planned <= budget <= 570, f"boxes {box} (gather aside) add up to {planned} s; budget {budget} s"
+    # the worst case of the wall clock, each box overrun by its kill grace: up to the suite's end, the
+    # budget (the suite's box is what is left) or, if the steps before it ran past it, their boxes; then
+    # the gather
+    before_suite = sum(box[s] + grace for s in ("precheck", *plan["steps"][:-1]))
+    worst = max(budget, before_suite) + grace + box["gather"] + grace
+    assert worst + SLACK_S <= DEVICE_LIMIT_S, f"worst case {worst} s + {SLACK_S} s: over the device tool's {DEVICE_LIMIT_S} s"
     groups = {plan["log"][s] for s in plan["steps"]}
     assert "" not in groups, plan["log"]
     assert len(groups) + 2 <= plan["max_files"] == 8, "one log per group, the summary and the tarball"
 
 
-def test_the_main_loop_runs_the_steps_in_the_planned_order_each_under_timeout():
+def test_the_main_loop_runs_the_steps_in_the_planned_order():
     text = GPU.read_text(encoding="utf-8")
     assert 'for step in "${STEPS[@]}"' in text
-    assert 'timeout -k "$KILL_GRACE" "$box" bash "$REPO/.ci/gpu" --step "$name"' in text
     assert "pip install" not in text.replace(".ci/gpu-install", ""), "no network there: only .ci/gpu-install installs"
+
+
+
+
+# ---- reading the script: everything that can hang runs under `timeout` ----------------------
+# The scripts are read as bash reads them: each wrapped in a function and printed back by
+# `declare -f` (continuation lines joined, comments dropped, one command per line, heredoc bodies
+# apart), then split into simple commands, each with the function it is in. From the top level of
+# `bash .ci/gpu`, the reader follows the functions and scripts each command calls; a command under
+# `timeout` is boxed with all it runs, and is not followed. Any other command that is not trivial
+# (a shell builtin or a file utility) can hang unboxed.
+
+# Commands that finish on their own: shell builtins, and file utilities on local files.
+TRIVIAL = frozenset({
+    ":", "true", "false", "echo", "printf", "local", "declare", "typeset", "export", "readonly", "unset", "set",
+    "shopt", "shift", "return", "exit", "break", "continue", "cd", "pwd", "test", "[", "[[", "let", "trap", "type",
+    "rm", "mkdir", "cp", "mv", "chmod", "ln", "touch", "mktemp", "dirname", "basename", "date", "cut", "grep", "sed",
+    "tail", "head", "cat", "sort", "tr", "wc", "nproc", "uname", "realpath", "readlink", "ls",
+})
+ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
+EXPANSION = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$.")
+BOX_BOUND = re.compile(r"\$\{BOX\[([^]]+)\]\}")
+
+
+@dataclass
+class _Command:
+    words: list[str]
+    function: str  # "" at the top level
+    entry: str  # "step" / "main": only in that branch of an `if [ "$1" = --step ]`; "" everywhere
+
+
+def _normalized(text: str) -> str:
+    """The script as bash reads it: `declare -f` of a function whose body is the whole script."""
+    proc = subprocess.run(["bash", "-c", '__script__() {\n' + text + '\n}\ndeclare -f __script__'], check=False,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and not proc.stderr, f"bash cannot read the script: {proc.stderr}"
+    return proc.stdout
+
+
+def _unquote(word: str) -> str:
+    return re.sub(r"[\"']", "", word)
+
+
+def _skip(s: str, i: int) -> int:
+    """The index after the quoted or substituted part that starts at s[i]: '...', $'...', "...",
+    `...`, $(...), $((...)), ${...}, <(...), >(...), or an array's (...)."""
+    if s.startswith("$'", i):
+        j = i + 2
+        while s[j] != "'":
+            j += 2 if s[j] == "\\" else 1
+        return j + 1
+    if s[i] == "'":
+        return s.index("'", i + 1) + 1
+    if s[i] in '"`':
+        j = i + 1
+        while s[j] != s[i]:
+            if s[j] == "\\":
+                j += 2
+            elif s[i] == '"' and (s[j] == "`" or (s[j] == "$" and s[j + 1:j + 2] in ("(", "{"))):
+                j = _skip(s, j)
+            else:
+                j += 1
+        return j + 1
+    opener = s[i] if s[i] == "(" else s[i + 1]
+    closer = {"(": ")", "{": "}"}[opener]
+    depth, j = 1, s.index(opener, i) + 1
+    while depth:
+        c = s[j]
+        if c in "'\"`" or (c == "$" and s[j + 1:j + 2] in ("'", "(", "{")):
+            j = _skip(s, j)
+            continue
+        j += 2 if c == "\\" else 1
+        depth += (c == opener) - (c == closer)
+    return j
+
+
+def _starts_part(s: str, i: int) -> bool:
+    c, n = s[i], s[i + 1:i + 2]
+    return c in "'\"`" or (c == "$" and n in ("'", "(", "{")) or (c in "<>" and n == "(")
+
+
+def _word_end(s: str, i: int) -> int:
+    start = i
+    while i < len(s):
+        c = s[i]
+        if c == "\\":
+            i += 2
+        elif _starts_part(s, i) or (c == "(" and ASSIGNMENT.fullmatch(s[start:i])):
+            i = _skip(s, i)
+        elif c in " \t\n;&|()<>":
+            break
+        else:
+            i += 1
+    return i
+
+
+def _substitutions(word: str, quoted: bool = False) -> list[str]:
+    """The commands substituted into a word ($(...), `...`, <(...)), as source text; ``quoted``:
+    the inside of double quotes, where a single quote is a plain character."""
+    found, i = [], 0
+    while i < len(word):
+        if word[i] == "\\":
+            i += 2
+        elif not quoted and (word[i] == "'" or word.startswith("$'", i)):
+            i = _skip(word, i)
+        elif word[i] == '"':  # "$(...)" runs a command too
+            end = _skip(word, i)
+            found += _substitutions(word[i + 1:end - 1], quoted=True)
+            i = end
+        elif word.startswith(("$((", "${"), i):
+            end = _skip(word, i)
+            found += _substitutions(word[i + 2:end - 1], quoted)
+            i = end
+        elif word.startswith(("$(", "<(", ">("), i) or word[i] == "`":
+            end = _skip(word, i)
+            found.append(word[i + (1 if word[i] == "`" else 2):end - 1])
+            i = end
+        else:
+            i += 1
+    return found
+
+
+REDIRECTION = re.compile(r"\d*(<<<|<<-|<<|&>>|&>|>>|<&|>&|<>|>\||<(?!\()|>(?!\())")
+OPERATOR = re.compile(r";;&|;;|;&|&&|\|\||\|&|[;&|()]")
+
+
+def _lex(s: str) -> list[tuple[str, str]]:
+    """("word" | "op" | "redir", text) of normalized bash; heredoc bodies are data, skipped."""
+    tokens: list[tuple[str, str]] = []
+    heredocs: list[tuple[str, bool]] = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and s[i + 1:i + 2] == "\n":
+            i += 2
+        elif c in " \t":
+            i += 1
+        elif c == "\n":
+            tokens.append(("op", "\n"))
+            i += 1
+            for delim, strip_tabs in heredocs:
+                while i < len(s):
+                    end = s.find("\n", i) % (len(s) + 1)
+                    line, i = s[i:end], end + 1
+                    if (line.lstrip("\t") if strip_tabs else line) == delim:
+                        break
+            heredocs = []
+        elif c == "#":
+            i = s.find("\n", i) % (len(s) + 1)
+        elif m := REDIRECTION.match(s, i):
+            i = m.end()
+            while s[i:i + 1] in (" ", "\t"):
+                i += 1
+            start, i = i, _word_end(s, i)
+            if m.group(1) in ("<<", "<<-"):
+                heredocs.append((re.sub(r"[\"'\\]", "", s[start:i]), m.group(1) == "<<-"))
+            tokens.append(("redir", m.group(0) + s[start:i]))
+        elif m := OPERATOR.match(s, i):
+            tokens.append(("op", m.group(0)))
+            i = m.end()
+        else:
+            start, i = i, _word_end(s, i)
+            tokens.append(("word", s[start:i]))
+    return tokens
+
+
+def _is_step_guard(words: list[str]) -> bool:
+    """`[ "${1:-}" = --step ]` and its spellings: the branch that runs only for `--step`."""
+    w = [_unquote(x) for x in words]
+    return (len(w) >= 4 and w[0] in ("[", "[[", "test") and "--step" in w and bool({"=", "=="} & set(w))
+            and bool({"$1", "${1}", "${1:-}"} & set(w)))
+
+
+def _commands(text: str, function: str = "", entry: str = "") -> list[_Command]:
+    """The simple commands of normalized bash, with the function each is in (substitutions included)."""
+    out: list[_Command] = []
+    words: list[str] = []
+    functions: list[tuple[str, int]] = []  # (name, brace depth of its body)
+    depth = 0
+    pending = ""  # a function header seen: its body is the next `{`
+    ifs: list[dict] = []
+    cases: list[str] = []  # "pattern" / "body"
+    header = ""  # "for" or "case": the words up to `in` / the end of the line are not a command
+    after_paren = False
+
+    def where() -> tuple[str, str]:
+        branch = next((f["branch"] for f in reversed(ifs) if f["branch"]), entry)
+        return (functions[-1][0] if functions else function), branch
+
+    def finish() -> None:
+        nonlocal words
+        if words:
+            fn, branch = where()
+            for word in words:
+                for sub in _substitutions(word):
+                    out.extend(_commands(sub, fn, branch))
+            command = _Command(words, fn, branch)
+            out.append(command)
+            if ifs and ifs[-1]["state"] == "cond":
+                ifs[-1]["cond"].append(command)
+        words = []
+
+    for kind, text_ in _lex(text):
+        if kind == "redir":
+            continue
+        if cases and cases[-1] == "pattern":  # case patterns: `a | b)`
+            if kind == "word" and text_ == "esac":
+                cases.pop()
+            elif (kind, text_) == ("op", ")"):
+                cases[-1] = "body"
+            continue
+        if header:
+            if kind == "word":
+                fn, branch = where()
+                for sub in _substitutions(text_):
+                    out.extend(_commands(sub, fn, branch))
+                if header == "case" and text_ == "in":
+                    header = ""
+                    cases.append("pattern")
+            elif header == "for" and text_ in (";", "\n"):
+                header = ""
+            continue
+        if kind == "op":
+            if text_ == "(" and (len(words) == 1 or (len(words) == 2 and words[0] == "function")):
+                pending, words, after_paren = words[-1], [], True
+                continue
+            if text_ == ")" and after_paren:
+                after_paren = False
+                continue
+            finish()
+            if text_ in (";;", ";&", ";;&"):
+                cases[-1] = "pattern"
+            continue
+        if not words:  # a reserved word where a command starts
+            if text_ in ("for", "select", "case"):
+                header = "case" if text_ == "case" else "for"
+                continue
+            if text_ == "esac":
+                cases.pop()
+                continue
+            if text_ in ("if", "elif"):
+                if text_ == "if":
+                    ifs.append({"state": "cond", "cond": [], "guard": False, "branch": ""})
+                else:
+                    ifs[-1].update(state="cond", cond=[], branch="main" if ifs[-1]["guard"] else "")
+                continue
+            if text_ == "then":
+                frame = ifs[-1]
+                if not frame["guard"] and len(frame["cond"]) == 1 and _is_step_guard(frame["cond"][0].words):
+                    frame["guard"] = True
+                    frame["branch"] = "step"
+                frame["state"] = "body"
+                continue
+            if text_ == "else":
+                ifs[-1]["branch"] = "main" if ifs[-1]["guard"] else ""
+                continue
+            if text_ == "fi":
+                ifs.pop()
+                continue
+            if text_ == "{":
+                depth += 1
+                if pending:
+                    functions.append((pending, depth))
+                    pending = ""
+                continue
+            if text_ == "}":
+                if functions and functions[-1][1] == depth:
+                    functions.pop()
+                depth -= 1
+                continue
+            if text_ in ("do", "done", "while", "until", "!", "time"):
+                continue
+        words.append(text_)
+    finish()
+    return out
+
+
+def _program(words: list[str]) -> tuple[str, list[str]]:
+    """The command a simple command runs, and its arguments (assignments, exec and redirections aside)."""
+    i = 0
+    while i < len(words) and ASSIGNMENT.match(words[i]):
+        i += 1
+    rest = words[i:]
+    while rest and rest[0] in ("exec", "command", "builtin"):
+        if rest[0] == "command" and rest[1:2] in (["-v"], ["-V"]):
+            return ":", []
+        rest = rest[1:]
+    return (_unquote(rest[0]), rest[1:]) if rest else ("", [])
+
+
+@dataclass
+class _Timeout:
+    where: str
+    bound: str  # as written
+    key: str  # the BOX key it reads ("$name": one per step), "" when not from BOX
+    kill: str  # the -k grace as written, "" if none
+    foreground: bool
+
+
+def _timeout(where: str, args: list[str]) -> _Timeout:
+    """A `timeout` command's kill grace and bound, from its arguments."""
+    kill, foreground, i = "", False, 0
+    while i < len(args) and args[i].startswith("-"):
+        a = args[i]
+        if a in ("-k", "--kill-after", "-s", "--signal"):
+            kill = args[i + 1] if a in ("-k", "--kill-after") else kill
+            i += 2
+            continue
+        if a.startswith(("--kill-after=", "-k")):
+            kill = a.split("=", 1)[1] if "=" in a else a[2:]
+        foreground |= a == "--foreground"
+        i += 1
+        if a == "--":
+            break
+    bound = args[i] if i < len(args) else ""
+    m = BOX_BOUND.fullmatch(_unquote(bound))
+    return _Timeout(where, bound, m.group(1) if m else "", kill, foreground)
+
+
+def _read_scripts(texts: dict[str, str]) -> dict[str, list[_Command]]:
+    """Each script's commands; those of its top level (the wrapping function's) with function ""."""
+    scripts = {}
+    for name, text in texts.items():
+        commands = _commands(_normalized(text))
+        for command in commands:
+            command.function = "" if command.function == "__script__" else command.function
+        scripts[name] = commands
+    return scripts
+
+
+def _unboxed(scripts: dict[str, list[_Command]], start: str) -> tuple[list[str], list[_Timeout]]:
+    """What `bash <start>` runs outside any `timeout` that can hang, and every `timeout` it runs."""
+    problems: list[str] = []
+    timeouts: list[_Timeout] = []
+    seen: set[tuple[str, str, str]] = set()
+
+    def script_of(word: str) -> str:
+        w = _unquote(word)
+        return next((name for name in scripts if w == name or w.endswith("/" + name)), "")
+
+    def visit(script: str, function: str, entry: str) -> None:
+        key = (script, function, "" if function else entry)  # the entry matters at the top level only
+        if key in seen:
+            return
+        seen.add(key)
+        names = {c.function for c in scripts[script]} - {""}
+        for command in scripts[script]:
+            if command.function != function or command.entry not in ("", entry):
+                continue
+            program, args = _program(command.words)
+            where = f"{script}, {function or 'top level'}: {' '.join(command.words)}"
+            if not program or program in TRIVIAL:
+                continue
+            if program == "timeout":
+                timeouts.append(_timeout(where, args))
+                continue
+            if program in names:
+                visit(script, program, entry)
+                continue
+            literal = EXPANSION.sub("", program)
+            called = fnmatch.filter(sorted(names), EXPANSION.sub("*", program)) if literal and literal != program else []
+            if called:  # "step_$2": any function the name can expand to
+                for name in called:
+                    visit(script, name, entry)
+                continue
+            options = [a for a in args if not a.startswith("-")]
+            if program in ("bash", "sh", "source", ".") and options and script_of(options[0]):
+                visit(script_of(options[0]), "", "step" if "--step" in map(_unquote, args) else "main")
+                continue
+            problems.append(where)
+
+    visit(start, "", "main")
+    return problems, timeouts
+
+
+def _script_texts() -> dict[str, str]:
+    return {".ci/gpu": GPU.read_text(encoding="utf-8"), ".ci/gpu-install": INSTALL.read_text(encoding="utf-8")}
+
+
+def test_every_command_that_can_hang_runs_under_a_time_box_of_the_table():
+    """Read from the script itself: nothing `bash .ci/gpu` runs can hang outside a `timeout`, and
+    every `timeout` takes its bound from BOX (so the budget test counts it) with a kill grace."""
+    for path in (GPU, INSTALL):
+        proc = subprocess.run(["bash", "-n", str(path)], check=False, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+    problems, timeouts = _unboxed(_read_scripts(_script_texts()), ".ci/gpu")
+    assert not problems, "can hang outside any `timeout` (put it in a step, or under a box of BOX):\n  " + "\n  ".join(problems)
+    plan = _plan()
+    for t in timeouts:
+        assert not t.foreground, f"{t.where}: --foreground leaves the command's children running past the box"
+        assert _unquote(t.kill) in ("$KILL_GRACE", "${KILL_GRACE}"), (
+            f"{t.where}: without -k \"$KILL_GRACE\" a command that ignores SIGTERM runs past its box")
+        assert t.key, f"{t.where}: its bound {t.bound} is not from BOX, so the budget does not count it"
+        if "$" not in t.key:
+            assert plan["box"].get(t.key, "").isdigit() and int(plan["box"][t.key]) > 0, (t.where, plan["box"])
+    used = {t.key for t in timeouts if "$" not in t.key}
+    if any("$" in t.key for t in timeouts):  # run_step's ${BOX[$name]}: one per step (the whole run checks each)
+        used |= set(plan["steps"])
+    assert used == set(plan["box"]), f"boxes of BOX that no `timeout` uses: {set(plan['box']) - used}"
+
+
+# Small scripts the reader must get right: (scripts, the commands it must find unboxed).
+READER_CASES = {
+    "a command written across lines": ({"run.sh": '"$PYTHON" -m pytest \\\n  -q \\\n  tests\n'},
+                                       ['"$PYTHON" -m pytest -q tests']),
+    "in a function the top level calls": ({"run.sh": "f() {\n  python3 -m benchmarks\n}\nmain() { f; }\nmain \"$@\"\n"},
+                                          ["python3 -m benchmarks"]),
+    "a function nothing calls does not run": ({"run.sh": "f() {\n  python3 -m benchmarks\n}\n"}, []),
+    "under timeout": ({"run.sh": 'timeout -k "$KILL_GRACE" "${BOX[a]}" python3 -m benchmarks\n'}, []),
+    "a substitution runs before its timeout": (
+        {"run.sh": 'timeout -k 3 "${BOX[a]}" echo "$(python3 -c 1)"\nx=$(pip list)\n'}, ["python3 -c 1", "pip list"]),
+    "a pipeline, a loop and a background job": (
+        {"run.sh": "git log | tail -1\nwhile ! nvidia-smi; do :; done\nsleep 9 &\n"}, ["git log", "nvidia-smi", "sleep 9"]),
+    "a heredoc's body is data": ({"run.sh": "cat <<'EOF'\npython3 -m x\nEOF\n\"$PYTHON\" - <<'PY' || exit 1\nimport os\nPY\n"},
+                                 ['"$PYTHON" -']),
+    "another script it runs": ({"run.sh": 'bash "$DIR/helper.sh" x\n', "helper.sh": "pip install x\n"}, ["pip install x"]),
+    "another script run under timeout": ({"run.sh": 'timeout -k 3 "${BOX[a]}" bash "$DIR/helper.sh"\n',
+                                          "helper.sh": "pip install x\n"}, []),
+    "a step reached by name, under timeout": (
+        {"run.sh": 'step_a() { python3 x; }\nif [ "${1:-}" = --step ]; then "step_$2"; exit $?; fi\n'
+                   'timeout -k 3 "${BOX[a]}" bash "$DIR/run.sh" --step a\n'}, []),
+    "a step reached by name, without": (
+        {"run.sh": 'step_a() { python3 x; }\nif [ "${1:-}" = --step ]; then "step_$2"; exit $?; fi\n'
+                   'bash "$DIR/run.sh" --step a\n'}, ["python3 x"]),
+}
+
+
+@pytest.mark.parametrize("case", READER_CASES)
+def test_the_script_reader_finds_what_runs_unboxed(case):
+    texts, expected = READER_CASES[case]
+    problems, _ = _unboxed(_read_scripts(texts), "run.sh")
+    assert [p.split(": ", 1)[1] for p in problems] == expected, problems
 
 
 def test_a_step_is_stopped_at_its_box(tmp_path):
@@ -115,7 +571,7 @@ def test_a_step_is_stopped_at_its_box(tmp_path):
     work = tmp_path / "work"
     (work / "logs").mkdir(parents=True)
     start = time.monotonic()
-    proc = _bash(f'source {GPU}; export WORK={work} PYTHON={slow} DRY=""; KILL_GRACE=1; run_step gpu-info 2',
+    proc = _bash(f'source {GPU}; export WORK={work} PYTHON={slow} DRY=""; KILL_GRACE=1; BOX[gpu-info]=2; run_step gpu-info',
                  timeout=30)
     took = time.monotonic() - start
     assert proc.returncode == 0, proc.stderr
@@ -191,8 +647,14 @@ def _outs() -> dict[str, tuple[int, int]]:
 
 
 STUB = """#!/bin/bash
-# a stand-in Python: logs each call; runs inline code (-c, -) with the real one; answers the GPU check
-echo "${PYTEST_ADDOPTS:-} | ${PYTHONPATH:-} | $*" >> "$STUB_LOG"
+# a stand-in Python: logs each call, and whether a `timeout` runs above it (up to the test's own
+# process); runs inline code (-c, -) with the real one; answers the GPU check
+boxed=unboxed pid=$PPID
+while [ "${pid:-0}" -gt 1 ] && [ "$pid" != "$STUB_STOP" ]; do
+  [ "$(cat /proc/$pid/comm 2>/dev/null)" = timeout ] && { boxed=boxed; break; }
+  pid=$(sed 's/.*) //' /proc/$pid/stat 2>/dev/null | cut -d' ' -f2)
+done
+echo "$boxed | ${PYTEST_ADDOPTS:-} | ${PYTHONPATH:-} | $*" >> "$STUB_LOG"
 case "$*" in *torch.cuda.is_available*) [ -n "${STUB_GPU:-}" ] && { echo "2.11.0+cu130"; exit 0; } ;; esac
 case "${1:-}" in -|-c) exec REAL "$@" ;; esac
 exit 0
@@ -209,7 +671,7 @@ def test_the_whole_run_in_order_writing_nothing_into_the_tree(tmp_path, mode):
     folder = tmp_path / "whl"
     folder.mkdir()
     _write_wheel(folder, "escapedoc", "1.0", ESCAPE_MODULE)
-    env = {"PYTHON": str(stub), "STUB_LOG": str(log), "OUT": str(out), "TMPDIR": str(tmp_path),
+    env = {"PYTHON": str(stub), "STUB_LOG": str(log), "STUB_STOP": str(os.getpid()), "OUT": str(out), "TMPDIR": str(tmp_path),
            "GPU_WHEELS": str(folder), "PYTHONPATH": "", "SUITE_ARGS": "", "CUDA_TESTS_ARGS": "", "PYTEST_ADDOPTS": "",
            "GPU_DRY_RUN": "1" if mode == "dry-run" else "", "STUB_GPU": "" if mode == "dry-run" else "1"}
     before = _outs()
@@ -219,6 +681,9 @@ def test_the_whole_run_in_order_writing_nothing_into_the_tree(tmp_path, mode):
     assert _outs() == before, "the run wrote into snippets/ (it records in a copy)"
 
     calls = log.read_text(encoding="utf-8").splitlines()
+    unboxed = [c for c in calls if not c.startswith("boxed | ")]
+    assert not unboxed, "run outside any `timeout`:\n" + "\n".join(unboxed)
+    calls = [c.split(" | ", 1)[1] for c in calls]
     args = [c.split(" | ", 2)[2] for c in calls]
 
     def first(*needles: str) -> int:
@@ -249,9 +714,13 @@ def test_the_whole_run_in_order_writing_nothing_into_the_tree(tmp_path, mode):
     files = sorted(p.name for p in out.iterdir())
     assert len(files) <= 8, files
     summary = (out / "summary.txt").read_text(encoding="utf-8")
-    planned = _plan()["steps"]
+    plan = _plan()
+    planned = plan["steps"]
     rows = [line.split() for line in summary.splitlines() if line.split()[:1] and line.split()[0] in planned]
     assert [r[0] for r in rows] == planned and all(r[-1] == "passed" for r in rows), summary
+    boxes = {r[0]: int(r[1]) for r in rows}  # each step ran under its own box; the suite's, what was left
+    assert all(boxes[s] == int(plan["box"][s]) for s in planned[:-1]), summary
+    assert int(plan["box"]["suite"]) <= boxes["suite"] <= plan["budget"], summary
     assert ("DRY RUN" in summary) == (mode == "dry-run")
 
 
