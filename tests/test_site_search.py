@@ -3,13 +3,13 @@
 The queries are in tests/data/search_queries.yml, each with the page a reader asking it
 wants (or a list of pages where more than one answers it); that page must be among the first
 three results for as many queries as when the level was measured, less one (``MEASURED``), and
-the test prints every miss. No query may find nothing at all. Each normalisation of the index
-and the query (Japanese words, long vowels, synonyms, ...) is tested on its own in
-tests/test_search_normalisation.py. They are written from readers' questions: single words, abbreviations (bf16, fp8, AMP,
-QAT), several words and mixed scripts (「GradScaler 使い方」, 「int8量子化で精度がどれくらい
-落ちる」: 精度 for the site's 正解率), long-vowel spellings both ways (データローダー for the
-site's データローダ), API names and error messages pasted as they are. At least half of them
-have several words or mix scripts. All queries of a language run in one page load.
+the test prints every miss; no query may find nothing at all. The queries are written from
+readers' questions: single words, abbreviations (bf16, fp8, AMP, QAT), several words and mixed
+scripts (「GradScaler 使い方」, 「int8量子化で精度がどれくらい落ちる」: 精度 for the site's 正解率),
+long-vowel spellings both ways (データローダー for the site's データローダ), API names and error
+messages pasted as they are. At least half of them have several words or mix scripts. All queries
+of a language run in one page load. Each normalisation of the index and the query (Japanese words,
+long vowels, synonyms, ...) is also tested on its own, without the site: tests/test_search_normalisation.py.
 The "missing" line of a result (「検索に含まれない」) may only list words the reader typed.
 How search reads them: docs/hooks/search_query.py and search_query.js.
 A query that fails: add it to the data file first, then a synonym (docs/search-synonyms.yml).
