@@ -178,6 +178,38 @@ def test_the_rules_agree_with_the_installed_torch_and_torchao():
     assert steps["mx-sm100"][:2] == [("0.0", "no"), ("10.0", "native")]
 
 
+_FLOAT8_DEFAULTS = """
+import sys, types, torch
+arch = sys.argv[1]
+if arch != "none":  # what torch reports on a ROCm build with that GPU (no GPU needed to import torchao)
+    torch.version.hip = "6.4.0"
+    torch.cuda.is_available = lambda: True
+    torch.cuda.get_device_properties = lambda device=0: types.SimpleNamespace(gcnArchName=arch + ":sramecc+:xnack-")
+from torchao.quantization import Float8DynamicActivationFloat8WeightConfig
+config = Float8DynamicActivationFloat8WeightConfig()
+print(config.activation_dtype, config.weight_dtype)
+"""
+
+
+@pytest.mark.parametrize(("arch", "expected"), [
+    ("gfx942", "torch.float8_e4m3fnuz"),  # MI300
+    ("gfx950", "torch.float8_e4m3fn"),    # MI350: the OCP formats
+    ("none", "torch.float8_e4m3fn"),      # not ROCm
+], ids=["MI300", "MI350", "not-ROCm"])
+def test_the_float8_inference_config_defaults_to_fnuz_on_an_mi300(arch, expected):
+    """Note rocmf8inf (issue 40: it once said the config keeps e4m3fn on an MI300). The installed
+    torchao's own code decides, at import, from what torch reports: Float8TypeConfig.__post_init__
+    picks float8_e4m3fnuz on an MI300, and the config's dtypes default to that choice."""
+    import os
+
+    from docs_tools.warning_policy import pythonwarnings_env
+
+    result = subprocess.run([sys.executable, "-c", _FLOAT8_DEFAULTS, arch], cwd=REPO, capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "PYTHONWARNINGS": pythonwarnings_env()})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == [expected, expected], result.stdout
+
+
 def test_the_cpu_scaled_mm_takes_tensorwise_and_rowwise_scales_only():
     """The CPU cells of the scaled_mm table (note smcpu), on this machine's torch: one scale per
     tensor and one per row give the product to float8 precision; 1x128 / 128x128 blocks are refused."""
