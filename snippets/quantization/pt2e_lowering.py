@@ -14,8 +14,8 @@ except ModuleNotFoundError as error:
     print(type(error).__name__, error)
 
 with warnings.catch_warnings():
-    # Importing the x86 quantizer imports torch._inductor, and the torch.utils.mkldnn it imports still uses
-    # torch.jit.script_method (deprecated in 2.13; hidden by Python's default filters).
+    # Importing the x86 quantizer imports torch._inductor; with torch 2.13 the torch.utils.mkldnn it imports
+    # warns that torch.jit.script_method is deprecated (2.14 and later do not; Python's default filters hide it).
     warnings.filterwarnings("ignore", message="`torch.jit.script_method` is deprecated", category=DeprecationWarning)
     from torchao.quantization.pt2e.lowering import lower_pt2e_quantized_to_x86
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
