@@ -15,6 +15,7 @@ from tests.support.docs_lint import (
     optional_package_problems,
     jargon_problems,
     quoted_heading_problems,
+    install_command_problems,
     third_party_assets,
 )
 from docs_tools.docs_model import CONFIGS, DOCS, LANGS, REPO, SNIPPETS, markdown_pages, prose_sources
@@ -146,6 +147,16 @@ def test_the_quoted_title_check_catches_a_title_no_page_has():
         "docs/ja/index.md", "「[1.23 が実際に格納される値](storage/half-vs-float.md#what-1-23-becomes)」", "ja")
     assert not quoted_heading_problems(
         "docs/en/index.md", '"[what 1.23 really becomes](storage/half-vs-float.md#what-1-23-becomes)"', "en")
+
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_install_commands_are_the_readers(lang):
+    """No `pip install -e .` (readers have the wheel, not the repository) and no `pip install torch==`
+    without PyTorch's index URL (on Linux that is the CUDA build), in pages or notebooks."""
+    problems = [p for name, text in PROSE[lang] for p in install_command_problems(name, text)]
+    assert not problems, "\n".join(problems)
+    assert install_command_problems("x", "Install it with `pip install -e .` (after `pip install torch==2.13.0`).")
 
 
 # The support matrix's cells and their sources: tests/test_support_matrix.py (they are data now).

@@ -238,6 +238,27 @@ def jargon_problems(name: str, text: str) -> list[str]:
     ]
 
 
+# --- What a reader installs -------------------------------------------------------
+# Readers have the site's wheel, not a clone (guide/install.md#reference-impl), and a torch pinned
+# without PyTorch's index URL is, on Linux, the CUDA build from PyPI (several gigabytes) that the
+# install page warns against. Issue 40: reference/index.md said `pip install -e .` after a plain
+# `pip install torch==2.13.0`.
+EDITABLE_INSTALL = re.compile(r"pip install (?:-e|--editable)\b")
+PINNED_TORCH = re.compile(r"pip install torch==\S+")
+
+
+def install_command_problems(name: str, text: str) -> list[str]:
+    problems = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if EDITABLE_INSTALL.search(line):
+            problems.append(f"{name}:{n}: an editable install of a repository the reader does not have; "
+                            "point at the site's wheel (guide/install.md#reference-impl)")
+        if PINNED_TORCH.search(line) and "--index-url" not in line:
+            problems.append(f"{name}:{n}: `pip install torch==...` without --index-url installs the CUDA build "
+                            "on Linux; give the CPU index URL as guide/install.md#pip does")
+    return problems
+
+
 # --- Quoted section titles ----------------------------------------------------
 # A link whose text is quoted as a title (「[title](page.md#id)」の節, "[Title](page.md#id)") promises
 # the reader a heading of that name: the text must be the heading the link lands on (the page's
