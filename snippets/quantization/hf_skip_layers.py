@@ -33,12 +33,15 @@ def quantized(**options):
 
 
 show_float_linears("default", quantized())
-# Wrong: a bare module name matches nothing (the names are matched from the start), so nothing is skipped.
+# Wrong: a bare module name matches nothing, so nothing is skipped. A pattern is matched against the
+# weight's name ("model.layers.0.mlp.down_proj.weight"): from its start, as a regex, or as its end.
 show_float_linears("'down_proj'", quantized(modules_to_not_convert=["down_proj"]))
 # Wrong: a list of your own replaces the default one, so lm_head is quantized now.
 show_float_linears("one full name", quantized(modules_to_not_convert=["model.layers.1.mlp.down_proj"]))
 # Right: full names or regular expressions, and lm_head named again.
 show_float_linears("regex + lm_head", quantized(modules_to_not_convert=[r".*\.mlp\.down_proj", "lm_head"]))
+# Right too: the end of the weight's name matches both down projections.
+show_float_linears("end + lm_head", quantized(modules_to_not_convert=["down_proj.weight", "lm_head"]))
 
 # torchao's own way: one config per name pattern; None keeps that layer in float.
 per_name = FqnToConfig({r"re:.*\.mlp\.down_proj": None, r"re:model\.layers\.\d+\..*_proj": Int8WeightOnlyConfig()})
