@@ -127,9 +127,21 @@ def _check_device(device: str) -> str:
 class ReferenceGradScaler:
     """A readable ``torch.amp.GradScaler``: scale the loss, unscale and check gradients, skip, adapt.
 
-    Use it exactly like PyTorch's scaler, with **one** instance for the whole run:
+    Use it exactly like PyTorch's scaler, with **one** instance for the whole run (a complete
+    example: a tiny model and three batches, float16 autocast on the CPU):
 
     ```python
+    import torch
+    from torch import nn
+
+    from reference_impl.amp import ReferenceGradScaler
+
+    torch.manual_seed(0)
+    model = nn.Linear(4, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    loss_fn = nn.MSELoss()
+    batches = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+
     scaler = ReferenceGradScaler("cpu")
     for x, y in batches:
         optimizer.zero_grad()
