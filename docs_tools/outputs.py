@@ -152,7 +152,8 @@ class Rule:
             return True
         if math.isnan(shown) or math.isnan(real):
             return math.isnan(shown) and math.isnan(real)
-        return abs(real - shown) <= self.abs + self.rel * abs(shown)
+        # (a relative 1e-9 for the binary representation of decimals: 0.969 - 0.965 is 0.0040000000000000036)
+        return abs(real - shown) <= (self.abs + self.rel * abs(shown)) * (1 + 1e-9) + 1e-15
 
     def __str__(self) -> str:
         if self.varies == "run":

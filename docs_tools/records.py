@@ -34,12 +34,14 @@ import concurrent.futures
 import contextlib
 import datetime
 import hashlib
+import io
 import os
 import platform
 import re
 import subprocess
 import sys
 import tempfile
+import tokenize
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,9 +105,21 @@ def digest(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def code_digest(source: str) -> str:
+    """``code-sha256:<hex>`` of a script's code: its tokens without comments and blank lines, so a
+    comment reworded (a date, a translation's wording) keeps the records of what the code printed;
+    a changed statement, string or docstring makes them stale."""
+    tokens = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type in (tokenize.COMMENT, tokenize.NL):
+            continue
+        tokens.append(f"{tokenize.tok_name[tok.type]} {tok.string!r}")
+    return "code-sha256:" + hashlib.sha256("\n".join(tokens).encode("utf-8")).hexdigest()
+
+
 def source_digest(script: Path) -> str:
-    """The digest of a script's source, what a record names it by."""
-    return digest(script.read_text(encoding="utf-8"))
+    """The digest of a script's code, what a record names it by (:func:`code_digest`)."""
+    return code_digest(script.read_text(encoding="utf-8"))
 
 
 def cpu_scripts() -> list[Path]:

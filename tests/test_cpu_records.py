@@ -164,10 +164,19 @@ def test_a_line_that_depends_on_the_cpu_is_quoted_for_each_class(script, rule: R
     pages = _pages_showing(key)
     assert pages, f"{key}: no page includes the script"
     for page in pages:
-        text = page.text
+        text = " ".join(page.text.split())  # a quoted message may wrap across lines
         for line in printed:
             message = re.sub(r"^\w+Error: ", "", line)
             assert message in text, (
                 f"docs/{page.lang}/{page.rel} shows {key}.out but does not quote what another CPU class prints "
                 f"on the line {rule.line!r}: {message!r}"
             )
+
+
+def test_a_reworded_comment_keeps_the_records_and_a_changed_statement_makes_them_stale():
+    """Records name a script by its code without comments (records.code_digest): a comment reworded
+    (a date, a clearer phrase) keeps what the code printed on record; any change of code does not."""
+    base = 'import torch\n# the sum\nprint(torch.ones(2).sum())  # 2.0\n'
+    assert records.code_digest(base) == records.code_digest(base.replace("# the sum", "# the sum of two ones\n\n"))
+    assert records.code_digest(base) != records.code_digest(base.replace("ones(2)", "ones(3)"))
+    assert records.code_digest(base) != records.code_digest(base.replace("print(", "print('sum', "))
