@@ -134,7 +134,7 @@ def test_the_three_behaviours_the_page_describes():
 OP_COUNT = re.compile(r"(?<![\w.])(?:(\d+) (?:ops|operations)\b|(\d+) (?:個の|の)演算)")
 # Fix proposed in issue 40's report, to be applied by the engineer who holds that page now; remove
 # the page from this set when it says 35.
-NOT_YET_FIXED = {"guide/install.md"}
+NOT_YET_FIXED = set()
 
 
 def test_the_pages_count_the_operations_the_table_has():

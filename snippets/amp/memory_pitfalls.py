@@ -10,7 +10,8 @@ from torchao.optim import AdamW8bit, CPUOffloadOptimizer
 warnings.simplefilter("error")
 warnings.filterwarnings("ignore", message="`torch.jit.script_method` is deprecated", category=DeprecationWarning)
 
-# 1. CPUOffloadOptimizer moves optimizer states from a GPU to the CPU: with CPU parameters it refuses.
+# 1. CPUOffloadOptimizer moves optimizer states from a CUDA or XPU GPU to the CPU: on a machine
+#    without one it refuses, whatever the parameters.
 try:
     CPUOffloadOptimizer(nn.Linear(64, 64).parameters(), torch.optim.AdamW)
 except AssertionError as error:
