@@ -44,8 +44,8 @@ def test_the_three_classes_are_on_record():
     """The classes the README names: AMX (Intel Xeon), AVX-512 (AMD EPYC), AVX2-only."""
     assert {r.name for r in CPU_RECORDS} >= {"amx", "avx512", "avx2"}, [r.label for r in CPU_RECORDS]
     for rec in CPU_RECORDS:
-        assert rec.name in records.CLASSES, f"{rec.folder}: {rec.name!r} is not a class of docs_tools.records.CLASSES"
-        assert rec.meta.get("machine") and rec.meta.get("torch"), f"{rec.folder}: the record must say its machine and torch"
+        assert rec.meta.get("machine") and rec.meta.get("torch") and rec.meta.get("description"), (
+            f"{rec.folder}: the record must say its machine, torch and what the class is")
 
 
 @pytest.mark.parametrize("rec", records.all_records(), ids=lambda r: r.label)
