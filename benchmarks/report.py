@@ -221,6 +221,8 @@ CASE_HEADERS = frozenset(
 RESULT_HEADERS = ("col.verdict", "col.smaller_than_float32", "col.tflops")
 
 _CASE_JOIN = " · "
+#: Japanese joins the first-column labels with 「、」 (a middle dot between two labels is not Japanese usage).
+_CASE_JOIN_JA = "、"
 
 #: A blank between two Japanese characters, which Japanese text does not have.
 # no blank between two Japanese words, nor after a Japanese parenthesis before one (code keeps its blank):
@@ -345,7 +347,7 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
         named = [i for i in layout.case if i not in versus]
 
         def summarize(row: list[str], header: bool = False) -> list[str]:
-            case = _CASE_JOIN.join(row[i] for i in named)
+            case = (_CASE_JOIN_JA if lang == "ja" else _CASE_JOIN).join(row[i] for i in named)
             for i in versus:  # "autocast bfloat16 vs float32"; the header: "variant vs baseline"
                 case = (Msg("summary.versus_header", variant=case) if header
                         else Msg("summary.versus", variant=case, baseline=row[i])).render(lang)
