@@ -149,6 +149,10 @@ def write_sources(version: str, venv: Path) -> Path:
                                       text=True, check=True, env=pip_env()).stdout.strip().splitlines()[-1])
     out += ["", "[build]  # torch.__version__, torch.version.cuda and torch.cuda.get_arch_list() of the installed wheel"]
     out += [f"{k} = {json.dumps(v or '')}" for k, v in build.items()]
+    info = json.loads((venv / "install.json").read_text(encoding="utf-8"))
+    out += ["", "[install]  # creating the virtualenv on the machine that recorded (<venv>/install.json)"]
+    out += [f"{k} = {json.dumps(info[k])}" for k in ("date", "seconds", "torch_seconds", "size_bytes")]
+    out += ["constraints_dropped = [" + ", ".join(json.dumps(k) for k in sorted(info["constraints_dropped"])) + "]"]
     folder = REPO / "recorded" / "torch" / version
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "sources.toml").write_text("\n".join(out) + "\n", encoding="utf-8")
