@@ -294,7 +294,11 @@ def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
     """
     threads = str(env["threads"])
     isa: Any = env["isa_class"]
+    if lang == "ja" and isinstance(isa, str):  # 「AMX/AVX512-FP16」: no English comma inside a 「、」 list
+        isa = isa.replace(", ", "/")
     limit = from_json(env.get("isa_limit"))
+    if isinstance(limit, str) and lang == "ja":
+        limit = limit.replace(", ", "、")
     if isinstance(limit, str):  # a message means "none"
         isa = Msg("stamp.isa_limited", isa=isa, limit=limit)
     load = from_json(env["load_average"])
