@@ -122,10 +122,27 @@ def cached_mkdocs(argv: list[str]) -> int:
 
 
 @pytest.fixture(scope="module")
-def deployment(built_site, tmp_path_factory) -> Path:
+def deployment(built_site, tmp_path_factory, worker_id) -> Path:
     """The folder ``SITE_URL=https://example.org/guide/ bash .ci/build`` was run in: ``site/`` and
-    ``site-offline.zip``. After built_site (the site tests' schedule; its caches)."""
-    return run_ci_build(tmp_path_factory.mktemp("deployment") / "checkout")
+    ``site-offline.zip``. After built_site (the site tests' schedule; its caches). Once per test
+    run: the first worker runs it in the folder the workers share, the others wait for it and read
+    the same folder (two workers running it at once doubled its builds)."""
+    from tests.support.shared_cache import flock
+    from tests.support.site_fixtures import run_dir_of
+
+    shared = run_dir_of(tmp_path_factory, worker_id) / "deployment"
+    folder, done, failed = shared / "checkout", shared / ".done", shared / "failed.txt"
+    with flock(shared.with_name("deployment.lock")):
+        if not done.exists() and not failed.exists():
+            try:
+                run_ci_build(folder)
+            except AssertionError as error:
+                failed.write_text(str(error), encoding="utf-8")
+                raise
+            done.touch()
+    if failed.exists():
+        pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
+    return folder
 
 
 def run_ci_build(folder: Path) -> Path:
