@@ -33,7 +33,6 @@ MUTATIONS = [
              r"test_recorded_outputs_are_what_was_recorded\[cpu/avx512\]"),
 ]
 
-CI_MUTATIONS = (
-    "a shown output re-recorded on one CPU class",
-    "a tolerance bound widened far beyond its observed spread",
-)
+# One per kind in CI (the suite's time budget): the per-class comparison; the bound against its spread
+# and the records' digests are in `bash .ci/prove-tests-fail`.
+CI_MUTATIONS = ("a shown output re-recorded on one CPU class",)

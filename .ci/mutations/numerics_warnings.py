@@ -50,5 +50,4 @@ MUTATIONS = [
 
 CI_MUTATIONS = (
     "warning policy: an allowed warning with an empty message prefix",  # the warnings policy
-    "path guard: the reader environment's leak test back to a substring",  # path guards
 )

@@ -67,7 +67,5 @@ PY""",
 
 # The fastest of each kind that needs no built site (.ci/test runs them after the suite).
 CI_MUTATIONS = [
-    "search: the long-vowel fold dropped from the index",
     "results: a committed GPU result edited by hand",
-    "results: a committed row says faster beside times that say slower",
 ]
