@@ -255,6 +255,27 @@ def test_the_build_key_names_the_config_the_folder_and_the_environment(tmp_path,
     assert build_env({"SITE_URL": "https://x/"})["SITE_URL"] == "https://x/"
 
 
+def test_one_run_keys_the_same_build_the_same_in_every_process(monkeypatch):
+    """.ci/setup's prebuild, pytest's and a worker's fixture ask for the same build with the
+    variables each process has set for itself along the way: one key (they once made three)."""
+    from tests.support.site_fixtures import build_env, build_key
+
+    monkeypatch.setenv("HOME", "/home/r")
+    for name in ("SETUP_PREBUILD_SITE", "TORCHINDUCTOR_CACHE_DIR", "NO_MKDOCS_2_WARNING"):
+        monkeypatch.delenv(name, raising=False)
+    key = build_key(REPO / "mkdocs.yml", "ja", build_env(), "inputs-1")
+    monkeypatch.setenv("SETUP_PREBUILD_SITE", "/tmp/ppg-prebuild.x")  # .ci/setup's
+    assert build_key(REPO / "mkdocs.yml", "ja", build_env(), "inputs-1") == key
+    monkeypatch.delenv("SETUP_PREBUILD_SITE")
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", "/tmp/torchinductor_root")  # a process that compiled
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")  # a process that imported Material
+    env = build_env()
+    assert env["TORCHINDUCTOR_CACHE_DIR"] == "/tmp/torchinductor_root"  # the build still gets them
+    assert build_key(REPO / "mkdocs.yml", "ja", env, "inputs-1") == key
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")  # any other variable still counts
+    assert build_key(REPO / "mkdocs.yml", "ja", build_env(), "inputs-1") != key
+
+
 def test_the_inputs_are_every_file_git_would_keep(tmp_path):
     import subprocess
 

@@ -55,6 +55,7 @@ from bs4 import BeautifulSoup
 
 from docs_tools.docs_model import REPO
 from tests.support.site_crawl import OPAQUE, REF, TAG
+from tests.support.site_fixtures import DEPLOY_SITE_URL
 
 # Cold, the first test waits for built_site's two builds and then four more (the offline edition's
 # two, then the site's two, each pair side by side): 32 minutes on two cores at load 12
@@ -62,7 +63,7 @@ from tests.support.site_crawl import OPAQUE, REF, TAG
 pytestmark = [pytest.mark.site, pytest.mark.timeout(2700)]
 
 LANGS = ("ja", "en")
-SITE_URL = "https://example.org/guide/"
+SITE_URL = DEPLOY_SITE_URL  # the offline tests share its offline builds (site_fixtures.OFFLINE_ENV)
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 OFFLINE_ZIP = f"pytorch-precision-guide-{VERSION}-offline.zip"
@@ -296,6 +297,21 @@ def test_both_languages_offer_the_zip_that_ci_offline_built(deployment):
     for lang in LANGS:
         offered = deployment / "site" / lang / "downloads" / OFFLINE_ZIP
         assert offered.is_file() and offered.read_bytes() == made, f"{lang}: downloads/{OFFLINE_ZIP} is not .ci/offline's zip"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_home_page_offers_the_zip_with_its_size_and_language_links_stay_relative(deployment, lang):
+    """The download link (docs/hooks/offline_edition.py) with the zip's size as its human_size
+    writes it; the header's language links relative, so that a copy of the site works anywhere."""
+    size = (deployment / "site-offline.zip").stat().st_size
+    written = f"{size / 1_000_000:.1f} MB" if size >= 1_000_000 else f"{max(1, round(size / 1000))} KB"
+    home = BeautifulSoup((deployment / "site" / lang / "index.html").read_text(encoding="utf-8"), "html.parser")
+    link = home.select_one(f'a[href="downloads/{OFFLINE_ZIP}"]')
+    assert link is not None and link.has_attr("download"), f"{lang}: no download link on the home page"
+    assert written in link.parent.get_text(), f"{lang}: {written} not in {link.parent.get_text()!r}"
+    for url, path in pages(deployment / "site" / lang).items():
+        switch = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser").select("a.md-select__link[hreflang]")
+        assert switch and all(not re.match(r"\w+:|/", a["href"]) for a in switch), f"{lang}/{url}: {switch}"
 
 
 # -- the offline edition's zip -------------------------------------------------------------------------

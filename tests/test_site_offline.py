@@ -4,18 +4,13 @@ offline plugin and plain .html URLs, read from the file system in Chromium.
 
 from __future__ import annotations
 
-
 import pytest
 
-from docs_tools.docs_model import REPO
 from tests.support.site_crawl import Site
-from tests.support.site_fixtures import mkdocs_build
+from tests.support.site_fixtures import OFFLINE_CONFIGS, OFFLINE_ENV, mkdocs_build
 from tests.test_site_search import search
 
-
 pytestmark = [pytest.mark.site]
-
-OFFLINE_CONFIGS = {"ja": REPO / "mkdocs.offline.yml", "en": REPO / "mkdocs.en.offline.yml"}
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +20,8 @@ def offline_site(tmp_path_factory, built_site):
     # other core; needing built_site also schedules these tests with the other site tests.
     out = tmp_path_factory.mktemp("offline")
     for lang, config in OFFLINE_CONFIGS.items():
-        proc = mkdocs_build(config, out / lang)
+        # with a deployment's SITE_URL, as `bash .ci/build` builds it: the deploy test's builds
+        proc = mkdocs_build(config, out / lang, OFFLINE_ENV)
         assert proc.returncode == 0, f"offline build ({lang}) failed:\n{proc.stdout}\n{proc.stderr}"
     return out
 

@@ -33,7 +33,7 @@ MUTATIONS = [
              _EDIT.format(paths=["docs/hooks/alternates.py"], old='return f"{root}{language}/{path}"',
                           new='return f"/{language}/{path}"'),
              _TESTS, r"test_every_page_has_its_canonical_address_and_absolute_alternates"),
-    # the English build alone gets <SITE_URL>en/ (what tests/test_site_findable.py builds); the
+    # the English build alone gets <SITE_URL>en/; the
     # Japanese one keeps SITE_URL itself, so its canonical links and sitemap miss the ja/
     Mutation("deploy: the Japanese build's site_url left at SITE_URL (its canonical links miss ja/)",
              _EDIT.format(paths=["docs/hooks/alternates.py"], old='    elif root and config.get("site_url")',

@@ -67,13 +67,25 @@ CHROMIUM_ARGS = [
 # What a deployment sets (README "Deployment"); the tests' builds have neither unless they ask.
 DEPLOYMENT_ENV = ("SITE_URL", "OFFLINE_EDITION")
 OFFLINE_CONFIGS = {"ja": REPO / "mkdocs.offline.yml", "en": REPO / "mkdocs.en.offline.yml"}
+# The address tests/test_site_deploy.py deploys to. The offline edition is built with it, as
+# `SITE_URL=... bash .ci/build` builds it: the edition must not depend on it (the deploy test
+# proves that it never mentions it), and the offline tests and the deploy test then share the
+# same two builds instead of four.
+DEPLOY_SITE_URL = "https://example.org/guide/"
+OFFLINE_ENV = {"SITE_URL": DEPLOY_SITE_URL}
 # Variables of the caller that the build does not get (so they are not part of its key), and why
 # none of them can change what it builds: set by the test tools for their own use, by the shell,
 # or overridden by the hooks (notebooks.py and figures.py set MPLBACKEND for what they run).
 NOT_FOR_THE_BUILD = re.compile(
     r"^(PYTEST_\w+|PWD|OLDPWD|SHLVL|_|COLUMNS|LINES|TERM|COLORTERM|MPLBACKEND|PYTHONDONTWRITEBYTECODE"
-    r"|PPG_RUN_DIR)$"
+    r"|PPG_RUN_DIR|SETUP_PREBUILD_SITE)$"
 )
+# Variables the build gets but its key leaves out: they say where a cache lives or silence a notice,
+# and a process sets them for itself along the way, so that keying on them built the same site three
+# times in one run (2026-11-28: .ci/setup's prebuild, pytest's, a worker's). Torch sets
+# TORCHINDUCTOR_CACHE_DIR in a process that has compiled (torch/_inductor/runtime/cache_dir_utils.py);
+# Material sets NO_MKDOCS_2_WARNING when imported (material/templates/__init__.py).
+NOT_IN_THE_KEY = re.compile(r"^(TORCHINDUCTOR_CACHE_DIR|NO_MKDOCS_2_WARNING)$")
 FONT = Path("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf")  # the Japanese figures' labels (.ci/setup)
 KEEP_BUILDS = 16  # newest builds kept in the cache (a site build is about 15 MB)
 
@@ -118,6 +130,8 @@ def build_key(config: Path, name: str, env: dict[str, str], inputs: str | None =
     digest = hashlib.sha256((inputs or inputs_digest()).encode())
     digest.update(f"{os.path.relpath(Path(config).resolve(), REPO)}\0{name}\0".encode())
     for key, value in sorted(env.items()):
+        if NOT_IN_THE_KEY.match(key):
+            continue
         if key == "OFFLINE_EDITION" and value.strip():  # the zip the build publishes: its content
             path = Path(value.strip())
             path = path if path.is_absolute() else REPO / path
@@ -245,9 +259,9 @@ def build_all(builds: list[tuple[Path, Path, dict[str, str] | None]]) -> list[su
 
 # -- the builds a run needs, started in the background as soon as it knows ----------------------
 
-PREBUILDS = {  # fixture that needs them -> the (config, folder name) pairs, built together
-    "built_site": [(CONFIGS[lang], lang) for lang in CONFIGS],
-    "offline_site": [(OFFLINE_CONFIGS[lang], lang) for lang in OFFLINE_CONFIGS],
+PREBUILDS = {  # fixture that needs them -> the (config, folder name, environment) of its builds, built together
+    "built_site": [(CONFIGS[lang], lang, None) for lang in CONFIGS],
+    "offline_site": [(OFFLINE_CONFIGS[lang], lang, OFFLINE_ENV) for lang in OFFLINE_CONFIGS],
 }
 _prebuild: subprocess.Popen | None = None
 
@@ -285,7 +299,7 @@ def _prebuild_main(run_dir: str, wanted: list[str]) -> int:
                 run_ci_build(Path(run_dir) / "deployment-prebuild" / "checkout")
             continue
         with ThreadPoolExecutor(len(PREBUILDS[name])) as pool:
-            list(pool.map(lambda b: cached_build(b[0], b[1], None, Path(run_dir)), PREBUILDS[name]))
+            list(pool.map(lambda b: cached_build(b[0], b[1], b[2], Path(run_dir)), PREBUILDS[name]))
     return 0
 
 
