@@ -9,7 +9,8 @@ through ``PYTHONWARNINGS`` unchanged; a prefix may not contain a comma or a colo
 An entry is checked when this module is imported (so the tests, the site build and every
 snippet run refuse a bad list before anything runs) and again whenever the list is applied
 (:func:`validate`): its prefix must name one message (at least :data:`MIN_PREFIX_LETTERS`
-letters, no surrounding spaces; an empty prefix would silence every warning of its class),
+letters and a name: an API, a quoted word, a number, a proper noun; no surrounding spaces; an
+empty prefix would silence every warning of its class, a prefix of plain words the warnings of many APIs),
 its category must be a built-in warning class, and its reason may not be empty.
 
 Never add "CUDA is not available" / "disabling" warnings from autocast or
@@ -37,6 +38,11 @@ ALLOWED: tuple[AllowedWarning, ...] = (
 
 #: The fewest letters a prefix may hold: fewer (or none: spaces, dots, ``*``) match warnings nobody read.
 MIN_PREFIX_LETTERS = 10
+#: What a prefix must hold to name one message: an API name (``torch.load``, ``weights_only``,
+#: ``load(``), a quoted or back-ticked name, a number, a CamelCase or upper-case word (``TypedStorage``,
+#: ``TF32``), or a capitalised word after the first. A prefix of plain words ("The default value of",
+#: "This overload is deprecated") starts messages of many APIs: it would silence them all.
+_NAMES_SOMETHING = re.compile(r"\w[._]\w|\w\(|[`'\"]|\d|[a-z][A-Z]|[A-Z]{2}|\s[A-Z]")
 # what the module docstring rules out: autocast and GradScaler turning CUDA code off on a CPU machine
 _NEVER = re.compile(r"cuda\b.*\b(not available|disabl)", re.I)
 
@@ -63,6 +69,10 @@ def problems(entries: tuple[AllowedWarning, ...] | list[AllowedWarning]) -> list
             found.append(f"{where}: the message prefix has {letters} letter(s), too few to name one message; "
                          f"give the literal start of the message, at least {MIN_PREFIX_LETTERS} letters "
                          "(prefixes are literal text: '.' and '*' are not wildcards)")
+        elif not _NAMES_SOMETHING.search(prefix):
+            found.append(f"{where}: the message prefix is plain words that start messages of many APIs; "
+                         "extend it up to the name the message is about, as the message spells it "
+                         "(a function, argument, class or module: `torch.load`, weights_only, TypedStorage)")
         if prefix != prefix.strip():
             found.append(f"{where}: the message prefix starts or ends with a space; "
                          "drop it (a warning's message is matched from its first character)")

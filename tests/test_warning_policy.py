@@ -115,3 +115,44 @@ def test_an_accepted_entry_silences_its_message_only(policy, monkeypatch):
         with pytest.raises(UserWarning, match="something else"):
             warnings.warn("something else", UserWarning)
     assert policy.pythonwarnings_env() == "error,ignore:TypedStorage is deprecated:UserWarning"
+
+
+@pytest.mark.parametrize("prefix", ["The default value of", "This overload is deprecated", "is deprecated and will be removed"])
+def test_a_prefix_of_plain_words_is_refused(policy, prefix):
+    """Plain words start the messages of many APIs: such a prefix silences warnings nobody read."""
+    found = policy.problems([policy.AllowedWarning("UserWarning", prefix, "a reason")])
+    assert any("plain words" in f for f in found), found
+
+
+@pytest.mark.parametrize("prefix", ["TypedStorage is deprecated", "You are using `torch.load` with",
+                                    "torch.ao.quantization is deprecated", "Please use the new API settings to control TF32"])
+def test_a_prefix_that_names_its_api_is_accepted(policy, prefix):
+    assert policy.problems([policy.AllowedWarning("UserWarning", prefix, "a reason")]) == []
+
+
+def test_the_paste_driver_allows_only_the_listed_message(monkeypatch, tmp_path):
+    """The reader's interpreter (tests/support/paste_driver.py) applies an entry to its message only:
+    the listed warning passes, in a pasted block and in a saved file alike; another warning of the
+    same class still fails the block. ALLOWED is empty in the repository, so this is the only run
+    that exercises the driver's filter."""
+    import os
+
+    from docs_tools import warning_policy
+    from tests.support.copy_paste import run_pasted
+    from tests.support.paste_plan import Block
+
+    entry = warning_policy.AllowedWarning("UserWarning", "Listed message of `demo_api`", "this test's own entry")
+    monkeypatch.setattr(warning_policy, "ALLOWED", (entry,))
+    listed = 'import warnings\nwarnings.warn("Listed message of `demo_api`: allowed", UserWarning)\nprint("went on")'
+    other = 'import warnings\nwarnings.warn("Another message of `demo_api`", UserWarning)\nprint("went on")'
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
+    for kind, title in (("paste", None), ("file", "listed.py")):
+        work = tmp_path / f"{kind}-listed"
+        work.mkdir()
+        outcome = run_pasted([Block(1, kind, listed, title=title, timeout=60)], work, env, timeout=120)
+        assert [r["status"] for r in outcome.results] == ["ok"], (kind, outcome.results, outcome.tail)
+        work = tmp_path / f"{kind}-other"
+        work.mkdir()
+        outcome = run_pasted([Block(1, kind, other, title=title and "other.py", timeout=60)], work, env, timeout=120)
+        assert [r["status"] for r in outcome.results] == ["failed"], (kind, outcome.results)
+        assert "Another message of `demo_api`" in outcome.results[0]["error"], outcome.results[0]["error"]

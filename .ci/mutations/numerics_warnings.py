@@ -37,6 +37,16 @@ MUTATIONS = [
     Mutation("warning policy: an allowed warning whose prefix is one short word (every DeprecationWarning from torch)",
              _ADD_ENTRY.format(entry='"DeprecationWarning", "torch", "torch deprecates things we do not call"'),
              ["tests/test_warning_policy.py"], r"test_the_allow_list_in_the_repository_is_accepted", ["--noconftest"]),
+    Mutation("warning policy: an allowed warning whose prefix is plain words (the start of many APIs' messages)",
+             _ADD_ENTRY.format(entry='"UserWarning", "The default value of", "a default changes in a later release"'),
+             ["tests/test_warning_policy.py"], r"test_the_allow_list_in_the_repository_is_accepted", ["--noconftest"]),
+    # the reader's interpreter applies an entry to its whole class (the message dropped from the filter)
+    Mutation("warning policy: the paste driver's filter drops the message (ignores every warning of the class)",
+             "sed -i 's/warnings.filterwarnings(\"ignore\", re.escape(allowed\\[\"prefix\"\\]), category)/"
+             "warnings.filterwarnings(\"ignore\", \"\", category)/' tests/support/paste_driver.py"
+             " && grep -q 'warnings.filterwarnings(\"ignore\", \"\", category)' tests/support/paste_driver.py",
+             ["tests/test_warning_policy.py", "-k", "paste_driver"], r"test_the_paste_driver_allows_only_the_listed_message",
+             ["--noconftest"]),
     # -- path guards: paths, not text --
     Mutation("path guard: the reader environment's leak test back to a substring (str(REPO) in v)",
              f"sed -i 's/and points_into(v, REPO)}}/and str(REPO) in v}}/' {_READER_VENV}"
