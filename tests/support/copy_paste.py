@@ -154,6 +154,10 @@ RUNNER_FILES = ("tests/support/copy_paste.py", "tests/support/paste_plan.py", "t
 # Variables of the reader's environment left out of the key: the shell changes them from one
 # command to the next, and PWD is the page's own empty folder (a new one in every run).
 SHELL_STATE = ("PWD", "OLDPWD", "SHLVL", "_")
+# Variables the blocks get but the key leaves out: where torch.compile keeps its kernels, which torch
+# sets in a test process once it has compiled (torch/_inductor/runtime/cache_dir_utils.py), so that a
+# worker that ran a compiling test first had other keys than one that did not, and its pages ran again.
+NOT_IN_THE_KEY = ("TORCHINDUCTOR_CACHE_DIR",)
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,8 @@ def run_context(venv: ReaderVenv, wheel: Path, env: dict[str, str]) -> RunContex
     packages = tuple(sorted(d.name for sp in site_packages for d in sp.glob("*.dist-info")))
     runner = hashlib.sha256(b"".join((REPO / f).read_bytes() for f in RUNNER_FILES)).hexdigest()
     return RunContext(wheel=wheel_content(wheel), venv=venv.path.name, packages=packages, cpu=cpu_class(),
-                      env=tuple(sorted((k, v) for k, v in env.items() if k not in SHELL_STATE)), runner=runner)
+                      env=tuple(sorted((k, v) for k, v in env.items() if k not in SHELL_STATE + NOT_IN_THE_KEY)),
+                      runner=runner)
 
 
 def page_run_key(blocks: list[Block], files: dict[str, str], context: RunContext, timeout: int, shown: int) -> str:
@@ -228,7 +233,7 @@ def run_page(where: str, blocks: list[Block], files: dict[str, str], context: Ru
     ``shown`` is how many checked outputs the page shows (paste_plan.outputs_on_page), each of
     which the run must compare unless its block is skipped.
     """
-    if tuple(sorted((k, v) for k, v in env.items() if k not in SHELL_STATE)) != context.env:
+    if tuple(sorted((k, v) for k, v in env.items() if k not in SHELL_STATE + NOT_IN_THE_KEY)) != context.env:
         raise AssertionError("the page would run in another environment than the one its key names")
     key = page_run_key(blocks, files, context, timeout, shown)
     if cache is not None and cache.passed(key):
