@@ -4,6 +4,7 @@ environment built them, and outputs are marked as outputs (docs/hooks/)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -29,6 +30,18 @@ OUTPUT_LABEL = {"ja": "出力", "en": "Output"}
 
 def _soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@functools.lru_cache(maxsize=None)
+def _article(path: Path):
+    """A page's ``<article>`` (None without one), parsed alone and once per test process: the
+    navigation around it is most of a page, and four tests read every page of both languages.
+    The tests only read it."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.find("<article"), text.rfind("</article>")
+    if start == -1 or end == -1:
+        return None
+    return BeautifulSoup(text[start : end + len("</article>")], "html.parser").article
 
 
 def _pages(site: Path, lang: str) -> list[Path]:
@@ -84,7 +97,7 @@ def test_pages_whose_code_needs_the_package_say_so_at_the_top(built_site, lang):
     wrong = []
     needing = 0
     for page in _pages(built_site, lang):
-        article = _soup(page).select_one("article")
+        article = _article(page)
         if article is None:
             continue
         notes = article.select(".admonition.reader-package")
@@ -116,7 +129,7 @@ def test_pages_whose_code_needs_the_package_say_so_at_the_top(built_site, lang):
 def test_notebook_cells_that_draw_show_their_figure(built_site, lang):
     missing, figures = [], 0
     for page in sorted((built_site / lang / "notebooks").glob("*/index.html")):
-        for n, cell in enumerate(_soup(page).select("article .jp-CodeCell"), 1):
+        for n, cell in enumerate(_article(page).select(".jp-CodeCell") if _article(page) else [], 1):
             code = cell.select_one(".jp-InputArea pre")
             if code is None or not DRAWS.search(code.get_text()):
                 continue
@@ -165,7 +178,7 @@ def test_outputs_are_labelled_as_outputs(built_site, lang):
     outputs = 0
     wrong = []
     for page in _pages(built_site, lang):
-        article = _soup(page).select_one("article")
+        article = _article(page)
         if article is None:
             continue
         where = page.relative_to(built_site).as_posix()
@@ -190,7 +203,7 @@ def test_every_figure_has_a_caption_and_the_diagrams_exist(built_site, lang):
     from code (the formats' bit layouts, one AMP step, the quantization workflows) are on their pages."""
     problems, seen = [], set()
     for page in sorted((built_site / lang).rglob("index.html")):
-        article = _soup(page).select_one("article")
+        article = _article(page)
         if article is None:
             continue
         for img in article.select('img[src*="figures/"]'):
