@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 from docs_tools.docs_model import REPO
+from tests.support.shared_cache import inputs_key, passed_before, record_pass
 
 AVX2_DISPATCH = {
     "ATEN_CPU_CAPABILITY": "avx2",
@@ -34,6 +35,14 @@ NUMERIC_CHECKS = [
 
 
 def test_numeric_checks_pass_with_avx2_kernels(tmp_path):
+    # What the run reads: the checks, what they import (reference_impl, docs_tools, tests/support,
+    # conftest), the project's settings; with the installed packages, the Python and the CPU class.
+    # A run that passed is not repeated while none of it changes (45 s on 2 cores).
+    key = inputs_key(("reference_impl", "docs_tools", "tests/support", "tests/conftest.py", "tests/__init__.py",
+                      "pyproject.toml", "constraints.txt", *NUMERIC_CHECKS), repr(sorted(AVX2_DISPATCH.items())),
+                     os.environ.get("ONEDNN_MAX_CPU_ISA", ""))
+    if passed_before("isa-dispatch-avx2", key):
+        return
     env = dict(os.environ, **AVX2_DISPATCH)
     probe = subprocess.run(
         [sys.executable, "-c", "import torch; print(torch.backends.cpu.get_cpu_capability())"],
@@ -49,3 +58,4 @@ def test_numeric_checks_pass_with_avx2_kernels(tmp_path):
         cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
     )
     assert proc.returncode == 0, f"numeric checks fail with AVX2 kernels:\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}"
+    record_pass("isa-dispatch-avx2", key)

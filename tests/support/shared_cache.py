@@ -50,3 +50,35 @@ def flock(path: Path, mode: int = fcntl.LOCK_EX) -> Iterator[int]:
         yield fd
     finally:
         os.close(fd)
+
+
+def inputs_key(paths: tuple[str, ...], *extra: str, repo: Path | None = None) -> str:
+    """The hash of what a check reads: the files below ``paths`` (tracked, and new files git does not
+    ignore), the distributions installed for this Python, the Python, the CPU class and ``extra``."""
+    import hashlib
+    import subprocess
+    import sys
+    from importlib import metadata
+
+    repo = repo or Path(__file__).resolve().parents[2]
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *paths],
+                            cwd=repo, capture_output=True, check=True).stdout.decode().split("\0")
+    digest = hashlib.sha256()
+    for name in sorted(n for n in set(listed) if n and (repo / n).is_file()):
+        digest.update(name.encode() + b"\0" + (repo / name).read_bytes() + b"\0")
+    sites = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages")]
+    installed = sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions(path=sites)})
+    digest.update("\0".join([*installed, sys.version, cpu_class(), *extra]).encode())
+    return digest.hexdigest()[:32]
+
+
+def passed_before(check: str, key: str) -> bool:
+    """Whether ``check`` passed with these inputs (``key``: :func:`inputs_key`) on this machine."""
+    return (cache_home() / "passes" / check / key).is_file()
+
+
+def record_pass(check: str, key: str) -> None:
+    """Remember that ``check`` passed with these inputs (a file per pass, shared by the clones)."""
+    folder = cache_home() / "passes" / check
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / key).touch()
