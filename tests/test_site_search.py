@@ -170,3 +170,25 @@ def test_the_index_is_fetched_when_the_reader_reaches_for_search(browser, base_u
         assert index in asked, "a page opened from a search result did not fetch the index to highlight its words"
     finally:
         context.close()
+
+
+def test_the_search_dialog_has_its_name_and_the_override_follows_material():
+    """The search dialog is named (docs/overrides/partials/search.html; Lighthouse's one accessibility
+    failure on every page, issue 42), and the override is Material's installed partial but for that
+    name, so an upgrade of Material that changes the partial fails here instead of being hidden."""
+    from pathlib import Path as _Path
+
+    import material
+
+    theirs = (_Path(material.__file__).parent / "templates" / "partials" / "search.html").read_text(encoding="utf-8")
+    ours = (QUERY_FILE.parents[2] / "docs" / "overrides" / "partials" / "search.html").read_text(encoding="utf-8")
+    strip = lambda text: re.sub(r"\A\{#-.*?-#\}\n", "", text, flags=re.S)  # noqa: E731 - the leading comment
+    named = strip(ours).replace(""" aria-label="{{ lang.t('search') }}">""", ">", 1)
+    assert named != strip(ours), "the override no longer names the dialog"
+    assert named == strip(theirs), "Material's partials/search.html changed: copy it again and add the dialog's name"
+
+
+@pytest.mark.parametrize("lang,name", [("ja", "検索"), ("en", "Search")])
+def test_the_built_search_dialog_is_named(built_site, lang, name):
+    html = (built_site / lang / "index.html").read_text(encoding="utf-8")
+    assert f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{name}">' in html
