@@ -67,7 +67,15 @@ def test_the_package_and_its_source_are_offered(built_site, lang):
     # --device cpu prints beside a reader's own (pyproject.toml's package-data)
     assert "benchmarks/gpu_peaks.toml" in members, "the wheel lacks benchmarks/gpu_peaks.toml"
     assert {"benchmarks/results/cpu/matmul.json", "benchmarks/results/cpu-avx2/matmul.json"} <= set(members)
-    assert (built_site / lang / "downloads" / "constraints.txt").read_bytes() == (REPO / "constraints.txt").read_bytes()
+    # the reader's constraints.txt: every pin of the repository's, under a head in the page's
+    # language that says how to use it, and none of the project's own notes (issue 42)
+    offered = (built_site / lang / "downloads" / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    ours = (REPO / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    assert [line for line in offered if not line.startswith("#")] == [line for line in ours if line and not line.startswith("#")]
+    head = [line for line in offered if line.startswith("#")]
+    assert offered[: len(head)] == head and not set(head) & {line for line in ours if line.startswith("#")}, head
+    assert any(f'pip install "./reference_impl-{version}-py3-none-any.whl[examples]" -c constraints.txt' in line for line in head), head
+    assert any(("テスト" if lang == "ja" else "tested") in line for line in head), head
     with tarfile.open(source) as tar:
         names = tar.getnames()
     prefix = f"pytorch-precision-guide-{version}/"

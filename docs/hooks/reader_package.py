@@ -36,7 +36,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from _common import REPO, edited, label, page_tree, soup
+from _common import REPO, edited, label, lang, page_tree, soup
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
@@ -63,6 +63,22 @@ NOTE_TEXT = {
     ),
 }
 INSTALL_LINK_TEXT = {"ja": "インストールの手順", "en": "Install"}
+# The head of the constraints.txt readers download: what it is and how to use it, in the page's
+# language; the repository's own comments (notes for the project's setup) are left out (issue 42).
+READER_CONSTRAINTS_HEAD = {
+    "ja": (
+        "# このサイトの例題をテストしたときの、パッケージのバージョンです。\n"
+        "# torch {torch} を入れたあとで、reference_impl の wheel と同じフォルダで次のように使います。\n"
+        '#   pip install "./{wheel}[examples]" -c constraints.txt\n'
+        "# インストールするパッケージのうち、ここにあるものはこのバージョンになります(ここにあるだけではインストールされません)。\n"
+    ),
+    "en": (
+        "# The package versions this site's examples were tested with.\n"
+        "# After installing torch {torch}, use it in the folder of the reference_impl wheel:\n"
+        '#   pip install "./{wheel}[examples]" -c constraints.txt\n'
+        "# A package listed here gets this version when it is installed; being listed installs nothing.\n"
+    ),
+}
 
 _published: dict[str, dict[str, str]] = {}  # site_dir -> placeholder values
 
@@ -154,13 +170,23 @@ def on_files(files, config, **kwargs):
     wheel = build_wheel(_package_files(all_files))
     version = wheel.name.split("-")[1]
     source = build_source_archive(all_files, version)
-    # constraints.txt: the versions the examples were tested with, for readers who want exactly those
-    for path in (wheel, source, REPO / "constraints.txt"):
+    for path in (wheel, source):
         files.append(File.generated(config, f"{DOWNLOADS}/{path.name}", abs_src_path=str(path)))
+    # constraints.txt: the versions the examples were tested with, for readers who want exactly those
+    files.append(File.generated(config, f"{DOWNLOADS}/constraints.txt",
+                                content=reader_constraints(lang(config), wheel.name, _torch_pin())))
     _published[config["site_dir"]] = {
         "wheel": wheel.name, "source": source.name, "version": version, "torch": _torch_pin(),
     }
     return files
+
+
+def reader_constraints(language: str, wheel: str, torch: str) -> str:
+    """The repository's constraints.txt as readers download it: the pins, under a head that says
+    in the reader's language what they are and how to use them, without the project's own notes."""
+    pins = [line for line in (REPO / "constraints.txt").read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+    return READER_CONSTRAINTS_HEAD[language].format(wheel=wheel, torch=torch) + "\n".join(pins) + "\n"
 
 
 def substitute(markdown: str, values: dict[str, str], where: str) -> str:
