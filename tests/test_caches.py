@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from types import SimpleNamespace
 
@@ -14,7 +15,6 @@ import pytest
 import yaml
 
 from docs_tools.docs_model import REPO
-
 
 # -- one parse per page in the site hooks ---------------------------------------------------------
 
@@ -368,3 +368,16 @@ def test_a_site_that_depends_on_where_it_was_built_is_refused(tmp_path, monkeypa
     proc = site_fixtures.mkdocs_build(REPO / "mkdocs.yml", tmp_path / "out" / "ja",
                                       {"FAKE_TEXT": f"<p>from {REPO}/docs/ja/index.md</p>"})
     assert proc.returncode != 0 and "depends on where it was built" in proc.stderr
+
+
+def test_the_maintainers_readme_is_not_part_of_the_wheel():
+    """The site's wheel, whose content keys every copy-paste page (copy_paste.RunContext.wheel), is
+    built from the package folders only: its description is reference_impl/README.md. With the
+    project's README as the description, every edit of the README ran every page again (600 s)."""
+    import tomllib
+
+    readme = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["readme"]
+    assert readme.split("/", 1)[0] in ("reference_impl", "benchmarks"), readme
+    source = (REPO / "docs" / "hooks" / "reader_package.py").read_text(encoding="utf-8")
+    files = re.search(r"^PACKAGE_FILES = \(([^)]*)\)", source, re.M)
+    assert files and '"README.md"' not in files[1], files
