@@ -89,7 +89,7 @@ def _context(**change):
 
     fields = dict(wheel="wheel-files-1", venv="reader-0123456789abcdef",
                   packages=("numpy-2.3.5.dist-info", "torch-2.13.0.dist-info"),
-                  cpu="x86_64 avx512_vnni avx512f avx2 cores=2", env=(("HOME", "/home/r"), ("PATH", "/venv/bin:/usr/bin")),
+                  cpu="x86_64 avx512_vnni avx512f avx2 cores=2", env=(("HOME", "/home/r"), ("LANG", "C.UTF-8")),
                   runner="runner-1")
     fields.update(change)
     return RunContext(**fields)
@@ -141,6 +141,8 @@ def test_a_page_that_passed_runs_again_when_any_one_of_its_inputs_changes(tmp_pa
     assert run() is False, "the same page with the same inputs ran again"
     # the shell's state and the page's own folder are not inputs
     assert run(env={**dict(_context().env), "PWD": "/elsewhere", "OLDPWD": "/", "SHLVL": "5", "_": "/bin/x"}) is False
+    # nor is what the caller's shell decides (CI's has no SHELL and another PATH after the venv's bin)
+    assert run(env={**dict(_context().env), "PATH": "/reader/bin:/ci/bin", "SHELL": "/bin/zsh"}) is False
 
     changed_env = tuple(sorted((*_context().env, ("OMP_NUM_THREADS", "1"))))
     one_change = {
@@ -257,7 +259,8 @@ def test_the_build_key_names_the_config_the_folder_and_the_environment(tmp_path,
 
 def test_one_run_keys_the_same_build_the_same_in_every_process(monkeypatch):
     """.ci/setup's prebuild, pytest's and a worker's fixture ask for the same build with the
-    variables each process has set for itself along the way: one key (they once made three)."""
+    variables each process has set for itself along the way: one key (they once made three); and
+    CI, started from another shell than the fresh clone run before it, finds that run's builds."""
     from tests.support.site_fixtures import build_env, build_key
 
     monkeypatch.setenv("HOME", "/home/r")
@@ -272,6 +275,11 @@ def test_one_run_keys_the_same_build_the_same_in_every_process(monkeypatch):
     env = build_env()
     assert env["TORCHINDUCTOR_CACHE_DIR"] == "/tmp/torchinductor_root"  # the build still gets them
     assert build_key(REPO / "mkdocs.yml", "ja", env, "inputs-1") == key
+    # CI's shell and a developer's: another PATH, no SHELL; the build still gets the caller's PATH
+    monkeypatch.setenv("PATH", "/tmp/fresh-clone/.venv/bin:/usr/bin:/bin")
+    monkeypatch.delenv("SHELL", raising=False)
+    assert build_env()["PATH"] == "/tmp/fresh-clone/.venv/bin:/usr/bin:/bin"
+    assert build_key(REPO / "mkdocs.yml", "ja", build_env(), "inputs-1") == key
     monkeypatch.setenv("LANG", "ja_JP.UTF-8")  # any other variable still counts
     assert build_key(REPO / "mkdocs.yml", "ja", build_env(), "inputs-1") != key
 

@@ -157,7 +157,11 @@ SHELL_STATE = ("PWD", "OLDPWD", "SHLVL", "_")
 # Variables the blocks get but the key leaves out: where torch.compile keeps its kernels, which torch
 # sets in a test process once it has compiled (torch/_inductor/runtime/cache_dir_utils.py), so that a
 # worker that ran a compiling test first had other keys than one that did not, and its pages ran again.
-NOT_IN_THE_KEY = ("TORCHINDUCTOR_CACHE_DIR",)
+# PATH and SHELL: whoever starts the run decides them (CI's shell has no SHELL and another PATH than
+# a developer's), so keying on them ran every page again in CI right after a fresh clone had passed
+# them on the same machine and commit. PATH starts with the reader venv's bin (the venv's key and its
+# packages are in the context), which is where the blocks' python, pip and torchrun come from.
+NOT_IN_THE_KEY = ("TORCHINDUCTOR_CACHE_DIR", "PATH", "SHELL")
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,12 @@ NOT_FOR_THE_BUILD = re.compile(
 # times in one run (2026-11-28: .ci/setup's prebuild, pytest's, a worker's). Torch sets
 # TORCHINDUCTOR_CACHE_DIR in a process that has compiled (torch/_inductor/runtime/cache_dir_utils.py);
 # Material sets NO_MKDOCS_2_WARNING when imported (material/templates/__init__.py).
-NOT_IN_THE_KEY = re.compile(r"^(TORCHINDUCTOR_CACHE_DIR|NO_MKDOCS_2_WARNING)$")
+# PATH and SHELL come from whoever starts the run (CI's shell has no SHELL and another PATH than a
+# developer's, and a clone's tools may sit on it), so keying on them kept CI from ever finding the
+# builds of the fresh clone run just before it, on the same machine and commit. The build runs its
+# Python as sys.executable (the key holds the Python and every installed distribution) and, from
+# PATH, only git, to list the files whose content the key already holds; it starts no shell.
+NOT_IN_THE_KEY = re.compile(r"^(TORCHINDUCTOR_CACHE_DIR|NO_MKDOCS_2_WARNING|PATH|SHELL)$")
 FONT = Path("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf")  # the Japanese figures' labels (.ci/setup)
 KEEP_BUILDS = 16  # newest builds kept in the cache (a site build is about 15 MB)
 
