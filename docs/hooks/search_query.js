@@ -19,10 +19,18 @@
  *    and of the query, so that データローダ and データローダー, パラメータ and
  *    パラメーター are the same word (the site writes JIS Z 8301's spelling; many readers
  *    type the other: STYLE.ja.md).
- * 3. Query words: single hiragana (particles: の, を) are dropped; stop words (English
- *    and Japanese particles such as とは) match only themselves (Material appends * to
+ * 3. Query words: single hiragana (particles: の, を) and Japanese stop words (とは,
+ *    なら, したら), typed inside a Japanese run or on their own between Latin words
+ *    (Mac の MPS で), are no part of the query: they would match, and be highlighted,
+ *    on every page. English stop words match only themselves (Material appends * to
  *    every query word, so "to" would find "torch"); an English word is also looked up
  *    by its stem (dropped -> drop*, layers -> layer*), the index is not stemmed.
+ *    A verb or adjective that ICU cut into its stem and endings (下 が っ た, 速 く なら
+ *    ない, 調べ たい) is searched by its stem and reported as the reader typed it
+ *    (下がった), never as the fragment 下.
+ * 3b. Hyphenated words: the index also holds a hyphenated Latin word joined (speed-up
+ *    -> speedup, as well as speed and up), and a query word typed with hyphens also
+ *    searches the joined word, so that speedup finds speed-up and speed-up speedup.
  * 4. Synonyms: a query word listed in docs/search-synonyms.yml (bf16, 精度, 損失スケー
  *    リング) also searches for the site's words (bfloat16, 正解率, 勾配スケーリング),
  *    with less weight than the words typed. Identifiers are also looked up by their
@@ -44,9 +52,11 @@
   var STOP = new Set([
     "の", "に", "は", "を", "が", "で", "と", "も", "へ", "や", "か", "な", "た", "て", "し", "だ",
     "です", "ます", "する", "した", "して", "いる", "ある", "から", "まで", "より", "など", "という",
-    "ため", "とは", "たい", "したい", "したら", "たら", "ない", "なる", "れる", "られる", "ください",
+    "ため", "とは", "たい", "したい", "したら", "たら", "ない", "なら", "ならば", "だけ", "けど", "なる", "れる", "られる", "ください",
     "どれ", "どの", "どう", "どこ", "なぜ", "くらい", "ぐらい", "こと", "もの", "よう", "vs", "versus"
   ])
+  var HIRAGANA = /^[\u3040-\u309f]+$/
+  var HYPHENATED = /[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+/g
   var TYPED = 3       /* the weight of a word the reader typed (lunr's boost) */
   var EXPANSION = 1   /* ... of a synonym or a stem of it */
   var SECTIONS = 0.5 /* a page's rank: its best section's score and this much of the next three's */
@@ -92,7 +102,30 @@
   var add = lunr.Builder.prototype.add
   lunr.Builder.prototype.add = function () {
     if (this.pipeline._stack.indexOf(foldLongVowels) < 0) this.pipeline.add(foldLongVowels)
+    if (!this.tokenizer.__joinsHyphens) this.tokenizer = joinHyphens(this.tokenizer)
     return add.apply(this, arguments)
+  }
+
+  /* 3b. in the index: after Material's tokenizer (which cuts speed-up into speed and up),
+     one more token for each hyphenated Latin word, joined (speedup), at its first part's
+     position (the highlight marks that part) */
+  function joinHyphens(tokenize) {
+    var wrapped = function (input) {
+      var tokens = tokenize.apply(this, arguments)
+      var texts = Array.isArray(input) ? input : [input]
+      var extra = []
+      texts.forEach(function (text) {
+        if (typeof text !== "string") return
+        ;(text.match(HYPHENATED) || []).forEach(function (word) {
+          var first = word.split("-")[0].toLowerCase()
+          var at = tokens.find(function (t) { return t.toString() === first })
+          if (at) extra.push(new lunr.Token(word.replace(/-/g, "").toLowerCase(), at.metadata))
+        })
+      })
+      return tokens.concat(extra)
+    }
+    wrapped.__joinsHyphens = true
+    return wrapped
   }
 
   /* 1. Material cuts a query's kanji runs at every substring that is a key of the index
@@ -119,17 +152,31 @@
     return STOP.has(word) || (typeof lunr.stopWordFilter === "function" && !lunr.stopWordFilter(word))
   }
 
-  /* The words of a piece of the query, as the index cut its text. */
-  function wordsOf(text) {
-    var out = []
+  /* The words of a piece of the query, as the index cut its text, run by run (a run: the
+     text between two separators; its words were written together). */
+  function runsOf(text) {
+    var runs = []
     text.split(lunr.tokenizer.separator || /\s+/).forEach(function (part) {
       if (!part) return
+      var run = []
       ;(JAPANESE.test(part) ? segment(part) : [part]).forEach(function (w) {
         w = w.trim()
-        if (w && !/^[\s\p{P}]+$/u.test(w)) out.push(w)
+        if (w && !/^[\s\p{P}]+$/u.test(w)) run.push(w)
       })
+      if (run.length) runs.push(run)
     })
-    return out
+    return runs
+  }
+  function wordsOf(text) {
+    return [].concat.apply([], runsOf(text))
+  }
+
+  /* A stem that ICU cut off its endings: one kanji (下 of 下がった, 速 of 速くない), or
+     kanji then kana (調べ of 調べたい, 遅い); the hiragana pieces right after it are its endings. */
+  function isStem(word, previous) {
+    if (!HAN.test(word)) return false
+    if (/^[\u3400-\u9fff\uf900-\ufaff\u3005\u3006]$/.test(word)) return !(previous && HAN.test(previous.slice(-1)))
+    return /[\u3040-\u309f]$/.test(word) && !/[^\u3040-\u309f\u3400-\u9fff\uf900-\ufaff\u3005\u3006]/.test(word)
   }
 
   /* A light English stem for the query only: the index keeps the words as written. */
@@ -165,7 +212,19 @@
    * Pieces of one kanji word that ICU cut (量子 化) make one word, as typed.
    */
   function clausesOf(part) {
-    var all = wordsOf(part).map(function (w) { return w.replace(/^[+\-]+/, "") }).filter(Boolean)
+    var all = []
+    var endings = {}   /* the index in all of a stem -> the endings typed after it */
+    runsOf(part).forEach(function (run) {
+      var stem = -1
+      run.forEach(function (w, i) {
+        w = w.replace(/^[+\-]+/, "")
+        if (!w) return
+        if (stem >= 0 && HIRAGANA.test(w)) { endings[stem] += w; return }
+        stem = isStem(w, run[i - 1]) ? all.length : -1
+        if (stem >= 0) endings[stem] = ""
+        all.push(w)
+      })
+    })
     var kept = all.filter(function (w) { return !ONE_HIRAGANA.test(w) })
     if (!kept.length) kept = all
     var clauses = []
@@ -204,7 +263,9 @@
         return
       }
       if (isStopWord(lower)) {
-        add([], lower, 1, false)
+        /* a Japanese stop word is no word of the query (it would be highlighted on every
+           page); an English one matches only itself */
+        if (!JAPANESE.test(lower)) add([], lower, 1, false)
         previous = null
         return
       }
@@ -228,8 +289,19 @@
         return
       }
       previous = { word: lower, parts: [{ terms: terms, alternatives: alternatives }], extra: [], kanji: kanji }
+      if (endings[n]) {   /* 下がった: searched as 下, reported as typed */
+        previous.word += endings[n]
+        previous.kanji = false
+      }
       groups.push(previous)
     })
+    /* speed-up also searches speedup (the index joins the words of speed-up likewise) */
+    var hyphenated = part.match(HYPHENATED)
+    if (hyphenated && groups.length) {
+      var joined = []
+      hyphenated.forEach(function (h) { add(joined, h.replace(/-/g, "").toLowerCase(), EXPANSION, true) })
+      groups.forEach(function (g) { g.extra = g.extra.concat([joined]) })
+    }
     if (groups.length && whole !== groups[0].word) {
       var extra = []
       expand(extra, whole)   /* 量子化認識学習 as typed, before it is cut */
