@@ -28,6 +28,23 @@ for old in ("if (this.pipeline._stack.indexOf(foldLongVowels) < 0) this.pipeline
 open(p, "w", encoding="utf-8").write(s)
 PY""",
              ["tests/test_site_search.py", "-k", "finds_the_page and ja"], r"test_search_finds_the_page\[ja\]"),
+    # -- search: the join of katakana pieces ICU cut out of a word, each rule of it --
+    Mutation("search: the katakana join glues any two katakana pieces (データ|ローダー, テンソル|コア become one word; the worker in Node)",
+             """python3 - <<'PY'
+p = "docs/hooks/search_query.js"; s = open(p, encoding="utf-8").read()
+old = "(last.length === 1 || piece.length === 1 || SMALL_OR_LONG.test(piece))"
+assert old in s
+open(p, "w", encoding="utf-8").write(s.replace(old, "true"))
+PY""",
+             ["tests/test_search_normalisation.py", "-k", "katakana"], r"test_katakana_pieces_are_joined_only_where_icu_cut_a_word"),
+    Mutation("search: a katakana letter no longer joins the piece after it (ク|エリ stays two; the worker in Node)",
+             """python3 - <<'PY'
+p = "docs/hooks/search_query.js"; s = open(p, encoding="utf-8").read()
+old = "(last.length === 1 || piece.length === 1 || SMALL_OR_LONG.test(piece))"
+assert old in s
+open(p, "w", encoding="utf-8").write(s.replace(old, "(piece.length === 1 || SMALL_OR_LONG.test(piece))"))
+PY""",
+             ["tests/test_search_normalisation.py", "-k", "katakana"], r"test_katakana_pieces_are_joined_only_where_icu_cut_a_word"),
     # -- results: a committed number that no run produced --
     Mutation("results: a committed GPU result edited by hand, its tables re-rendered (gpu_matmul float16 at n = 8192: 692 -> 761 TFLOP/s)",
              """.venv/bin/python - <<'PY'
