@@ -15,6 +15,9 @@ normalisation is removed:
 | a kanji run not cut at every index key (the inverted index answers "no" for kanji) | query | ``test_kanji_keys_are_hidden_from_materials_query_cut`` |
 | kanji pieces of one word reported as one word (正解率, not 正解 and 率) | query | ``test_a_kanji_word_stays_one_word`` |
 | single hiragana (particles) dropped | query | ``test_particles_are_dropped`` |
+| Japanese particles and stop words typed alone between Latin words (Mac の MPS で) are no query word | query | ``test_a_particle_typed_alone_is_no_query_word`` |
+| a verb or adjective ICU cut into stem and endings (下 が っ た) searched by its stem, reported as typed | query | ``test_an_inflected_word_is_reported_as_typed`` |
+| a hyphenated word also indexed and searched joined (speed-up = speedup) | index and query | ``test_hyphenated_words_are_also_joined`` |
 | stop words match only themselves | query | ``test_stop_words_match_only_themselves`` |
 | English words also looked up by their stem; the index keeps the word | query | ``test_english_words_are_also_looked_up_by_their_stem`` |
 | synonyms: the glossary's and docs/search-synonyms.yml's, looked up by the folded word and by the whole part | query | ``test_synonyms_*`` |
@@ -115,6 +118,14 @@ CASES: dict[str, tuple[str, list[dict], list[dict]]] = {
                    [{"op": "search", "query": "正解率"}]),
     "particles": ("ja", [doc("GradScaler の使い方", "a/"), doc("モデルの保存", "b/")],
                   [{"op": "lex", "part": "の使い方"}, {"op": "search", "query": "GradScaler の使い方"}]),
+    "particles_alone": ("ja", [doc("Mac の MPS で混合精度を使う", "a/"), doc("モデルの保存", "b/")],
+                        [{"op": "lex", "part": "の"}, {"op": "lex", "part": "なら"},
+                         {"op": "search", "query": "Mac の MPS で混合精度"}]),
+    "inflected": ("ja", [doc("精度が下がった原因を調べる", "a/"), doc("速くならない", "b/")],
+                  [{"op": "lex", "part": "精度が下がった原因を調べたい"}, {"op": "search", "query": "精度が下がった原因を調べたい"},
+                   {"op": "search", "query": "AMP 速くならない"}]),
+    "hyphens": ("en", [doc("No speed-up on a GPU", "a/"), doc("the speedup table", "b/")],
+                [{"op": "tokens"}, {"op": "lex", "part": "speed-up"}, {"op": "search", "query": "AMP no speedup GPU"}]),
     "stop_words_ja": ("ja", [doc("量子化とは何か", "a/")], [{"op": "lex", "part": "とは"}, {"op": "search", "query": "量子化 とは"}]),
     "stop_words_en": ("en", [doc("torch and autocast", "a/")], [{"op": "lex", "part": "to"}, {"op": "lex", "part": "the"}]),
     "stems": ("en", [doc("two layers dropped", "a/")],
@@ -179,7 +190,8 @@ def test_japanese_is_cut_into_the_browsers_words(answers):
     assert words(icu) != words(tiny), "the example no longer tells the two segmenters apart"
     assert set(words(icu)) <= set(tokens) and not set(words(tiny)) - set(words(icu)) & set(tokens), (icu, tokens)
     assert "使い方" in tokens
-    kept = {w for w in words(icu) if not re.fullmatch(r"[\u3040-\u309f]", w)}  # single hiragana leave the query
+    # single hiragana and Japanese stop words (ます) leave the query: test_particles_are_dropped
+    kept = {w for w in words(icu) if not re.fullmatch(r"[\u3040-\u309f]", w) and w != "ます"}
     assert kept <= terms(lexed) and not terms(lexed) - set(words(icu)), (lexed, icu)
 
 
@@ -253,11 +265,40 @@ def test_particles_are_dropped(answers):
     assert pages(result) == ["a/"]
 
 
+def test_a_particle_typed_alone_is_no_query_word(answers):
+    """の and で typed between Latin words (Mac の MPS で) and なら are no clause at all: they would match,
+    and be highlighted, on every page, and the missing line would list them."""
+    no, nara, result = answers["particles_alone"]
+    assert no == [] and nara == [], (no, nara)
+    assert typed_words(result) == {"mac", "mps", "混合", "精度"}, result
+    assert pages(result) == ["a/"]
+
+
+def test_an_inflected_word_is_reported_as_typed(answers):
+    """ICU cuts 下がった into 下 / が / っ / た and 速くならない into 速 / く / なら / ない: the stem is searched,
+    and the word the missing line may list is the one typed (下がった), never a fragment (下, なら, 調べ)."""
+    lexed, result, amp = answers["inflected"]
+    assert {"下", "原因", "調べ"} <= terms(lexed) and not {"なら", "たい", "が", "た"} & terms(lexed), lexed
+    assert typed_words(result) == {"精度", "下がった", "原因", "調べたい"}, result
+    assert pages(result) == ["a/"] and all(result[0][0]["terms"].values())
+    assert typed_words(amp) == {"amp", "速くならない"}, amp
+
+
+def test_hyphenated_words_are_also_joined(answers):
+    """The index holds speed-up as speed, up and speedup; a query's speed-up also searches speedup, so that
+    either spelling finds both pages and the missing line never lists speedup for a page that writes speed-up."""
+    tokens, lexed, result = answers["hyphens"]
+    assert {"speed", "up", "speedup"} <= set(tokens), tokens
+    assert "speedup*^1" in lexed and "speed^3" in lexed, lexed
+    assert set(pages(result)) == {"a/", "b/"} and all(r[0]["terms"]["speedup"] for r in result), result
+
+
 def test_stop_words_match_only_themselves(answers):
-    """A stop word is looked up as itself (no trailing *, which would make "to" find "torch"), with the
-    weight of an expansion, and is no word the reader is told is missing."""
+    """An English stop word is looked up as itself (no trailing *, which would make "to" find "torch"), with
+    the weight of an expansion; a Japanese one (とは) is no clause at all; neither is a word the reader is
+    told is missing."""
     lexed_ja, result = answers["stop_words_ja"]
-    assert all(c.endswith("^1") and "*" not in c for c in lexed_ja), lexed_ja
+    assert lexed_ja == [], lexed_ja
     assert typed_words(result) == {"量子化"}, result
     to, the = answers["stop_words_en"]
     assert to == ["to^1"] and the == ["the^1"]
