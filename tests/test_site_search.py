@@ -18,7 +18,6 @@ A query that fails: add it to the data file first, then a synonym (docs/search-s
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -33,11 +32,11 @@ QUERIES = {
     for lang, items in yaml.safe_load(QUERY_FILE.read_text(encoding="utf-8")).items()
 }
 #: Queries whose page was among the first three, of all queries, measured on the built site (Chromium)
-#: when the level was set: 2026-11-28, at 9a8c0dc, 104 of 104 (en) and 112 of 112 (ja). The test
+#: when the level was set: 2026-11-29, with issue 42's misses added, 107 of 107 (en) and 116 of 116 (ja). The test
 #: requires the measured level less one query: one page that stops answering its query passes, a lost
 #: normalisation (which drops several queries at once) does not. A query added or removed changes
 #: the count: measure again (``pytest tests/test_site_search.py -s`` prints it) and write it here.
-MEASURED = {"en": (104, 104), "ja": (112, 112)}
+MEASURED = {"en": (107, 107), "ja": (116, 116)}
 LATIN = re.compile(r"[A-Za-z0-9]")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
@@ -61,23 +60,35 @@ def top_pages(hrefs: list[str], lang: str, n: int = 3) -> list[str]:
     return pages[:n]
 
 
+# One query, as a reader types it: the box emptied (and the old results gone), the query put in,
+# and Material's keyup handler; then the results, as soon as the first one shows. In the page, in
+# one call: the same results as driving the box from Python, a third faster over 216 queries.
+# Until the search worker has loaded the index (fetched when the box is first focused:
+# docs/overrides/partials/search-on-demand.html) and built it (with lunr.ja and
+# docs/hooks/search_query.js), a query finds nothing; the wait for results allows for that.
+SEARCH = """async (query) => {
+  const box = document.querySelector("input.md-search__input");
+  const items = () => document.querySelectorAll(".md-search-result__item");
+  const until = async (ready, ms) => {
+    const end = performance.now() + ms;
+    while (!ready()) {
+      if (performance.now() > end) return false;
+      await new Promise(r => setTimeout(r, 10));
+    }
+    return true;
+  };
+  box.value = "";
+  box.dispatchEvent(new KeyboardEvent("keyup"));
+  if (!await until(() => items().length === 0, 5000)) throw new Error("the previous query's results stayed");
+  box.value = query;
+  box.dispatchEvent(new KeyboardEvent("keyup"));
+  await until(() => items().length > 0, 30000);
+  return [...document.querySelectorAll(".md-search-result__item > a")].map(a => a.getAttribute("href"));
+}"""
+
+
 def search(page, query: str) -> list[str]:
-    box = page.locator("input.md-search__input")
-    box.fill("")
-    box.dispatch_event("keyup")
-    page.wait_for_function("() => !document.querySelector('.md-search-result__item')", timeout=5000)
-    box.fill(query)
-    # Material searches on keyup, in a worker; until the worker has loaded the index (fetched
-    # when the box is first focused: docs/overrides/partials/search-on-demand.html) and built it
-    # (with lunr.ja and docs/hooks/search_query.js), a query finds nothing.
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        box.dispatch_event("keyup")
-        hrefs = page.evaluate(READ_RESULTS)
-        if hrefs:
-            return hrefs
-        page.wait_for_timeout(100)
-    return []
+    return page.evaluate(SEARCH, query)
 
 
 def typed(word: str, query: str) -> bool:
@@ -192,3 +203,4 @@ def test_the_search_dialog_has_its_name_and_the_override_follows_material():
 def test_the_built_search_dialog_is_named(built_site, lang, name):
     html = (built_site / lang / "index.html").read_text(encoding="utf-8")
     assert f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{name}">' in html
+
