@@ -530,6 +530,56 @@ def test_every_command_that_can_hang_runs_under_a_time_box_of_the_table():
     assert used == set(plan["box"]), f"boxes of BOX that no `timeout` uses: {set(plan['box']) - used}"
 
 
+# A trap decides how a step or the run ends: an action that exits or returns replaces the status of
+# what failed (`trap 'exit 0' EXIT` makes a failed step pass), and one on the signals `timeout` sends
+# (TERM, then KILL after the grace) or on ERR/INT/HUP turns a step stopped at its box into anything else.
+STATUS_WORDS = re.compile(r"(^|[\s;&|(])(exit|return|kill|true|:)([\s;&|)]|$)")
+BOX_SIGNALS = {"ERR", "TERM", "SIGTERM", "INT", "SIGINT", "HUP", "SIGHUP", "15", "2", "1"}
+
+
+def _traps(texts: dict[str, str]) -> list[tuple[str, str, list[str]]]:
+    """(where, action, signals) of every `trap` the scripts set, in any function or branch."""
+    found = []
+    for script, commands in _read_scripts(texts).items():
+        for command in commands:
+            program, args = _program(command.words)
+            if program != "trap":
+                continue
+            args = [a for a in args if a != "--"]
+            if not args or args[0] in ("-l", "-p"):
+                continue
+            found.append((f"{script}, {command.function or 'top level'}: {' '.join(command.words)}",
+                          _unquote(args[0]), [_unquote(a).upper() for a in args[1:]]))
+    return found
+
+
+def test_no_trap_can_change_how_a_step_or_the_run_ends():
+    """Read from the scripts: no trap exits, returns or kills in its action, and none catches the
+    signals of a time box or ERR, so that a step's exit status (and a box's 124/137) reaches run_step
+    and the summary, and the run's reaches the device tool."""
+    problems = []
+    for where, action, signals in _traps(_script_texts()):
+        if STATUS_WORDS.search(action):
+            problems.append(f"{where}: its action changes the exit status")
+        if BOX_SIGNALS & set(signals):
+            problems.append(f"{where}: catches {sorted(BOX_SIGNALS & set(signals))}, how a box stops a step or an error is seen")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(("script", "bad"), [
+    pytest.param('main() { trap "exit 0" EXIT; run; }\nmain\n', True, id="exit-in-main"),
+    pytest.param("if [ \"${1:-}\" = --step ]; then\n  trap 'exit 0' EXIT\n  \"step_$2\"\n  exit $?\nfi\n", True,
+                 id="exit-in-the-step-branch"),
+    pytest.param("trap -- 'return 0' RETURN\n", True, id="return"),
+    pytest.param("trap '' TERM\n", True, id="TERM-ignored"),
+    pytest.param("trap 'rm -rf \"$WORK\"' EXIT\n", False, id="cleanup"),
+])
+def test_the_trap_reader_finds_a_trap_that_changes_an_exit_status(script, bad):
+    problems = [w for w, action, signals in _traps({"run.sh": script})
+                if STATUS_WORDS.search(action) or BOX_SIGNALS & set(signals)]
+    assert bool(problems) == bad, _traps({"run.sh": script})
+
+
 # Small scripts the reader must get right: (scripts, the commands it must find unboxed).
 READER_CASES = {
     "a command written across lines": ({"run.sh": '"$PYTHON" -m pytest \\\n  -q \\\n  tests\n'},
@@ -720,20 +770,75 @@ def test_the_whole_run_in_order_writing_nothing_into_the_tree(tmp_path, mode):
     assert [r[0] for r in rows] == planned and all(r[-1] == "passed" for r in rows), summary
     boxes = {r[0]: int(r[1]) for r in rows}  # each step ran under its own box; the suite's, what was left
     assert all(boxes[s] == int(plan["box"][s]) for s in planned[:-1]), summary
-    assert int(plan["box"]["suite"]) <= boxes["suite"] <= plan["budget"], summary
+    used_before_suite = sum(int(r[2]) for r in rows if r[0] != "suite")
+    assert int(plan["box"]["suite"]) <= boxes["suite"] <= plan["budget"] - used_before_suite, (
+        f"the suite's box is what is left of the budget ({plan['budget']} s less the {used_before_suite} s the steps "
+        f"before it took), so that the gather still fits the device run:\n{summary}")
     assert ("DRY RUN" in summary) == (mode == "dry-run")
 
 
+# A torch that answers the precheck at once: the real one's import is what the precheck's box is for on
+# the GPU machine, and here it took 11.6 s at load 3.7 and ran past the 15 s box under more load (the
+# same import as gpu-info's, measured at up to 26.7 s at load 11-12: .ci/gpu's notes on the boxes).
+STAND_IN_TORCH = '__version__ = "2.13.0+stand-in"\n\n\nclass cuda:\n    @staticmethod\n    def is_available():\n        return False\n'
+
+
 def test_no_gpu_stops_at_once_with_exit_2(tmp_path):
+    """Where torch sees no GPU (this machine's torch, and a stand-in that says so at once), `bash .ci/gpu`
+    stops in its precheck with exit 2, says what to do, and writes nothing."""
     import torch
 
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU: .ci/gpu would run")
+    (tmp_path / "stand-in" / "torch").mkdir(parents=True)
+    (tmp_path / "stand-in" / "torch" / "__init__.py").write_text(STAND_IN_TORCH, encoding="utf-8")
+    start = time.monotonic()
     proc = subprocess.run(["bash", str(GPU)], check=False, capture_output=True, text=True, timeout=120, cwd=REPO,
-                          env={**os.environ, "PYTHON": sys.executable, "OUT": str(tmp_path / "out"), "GPU_DRY_RUN": ""})
+                          env={**os.environ, "PYTHON": sys.executable, "OUT": str(tmp_path / "out"), "GPU_DRY_RUN": "",
+                               "PYTHONPATH": str(tmp_path / "stand-in")})
+    took = time.monotonic() - start
     assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert "no CUDA GPU is visible" in proc.stderr and "GPU_DRY_RUN=1" in proc.stderr, proc.stderr
+    assert "no CUDA GPU is visible" in proc.stderr and "2.13.0+stand-in" in proc.stderr, proc.stderr
+    assert "GPU_DRY_RUN=1" in proc.stderr, proc.stderr
     assert not (tmp_path / "out").exists()
+    assert took < int(_plan()["box"]["precheck"]), f"the precheck took {took:.1f} s: at once means within its box"
+
+
+FAILING_STUB = """#!/bin/bash
+# a stand-in Python for a run whose steps fail: the wheel check (install, a step that does not exec its
+# command) at once, the benchmark (one that does) after a second; the rest passes
+echo "$*" >> "$STUB_LOG"
+case "$*" in
+  *gpu-wheels*) exit 1 ;;
+  "-m benchmarks "*) sleep 1.1; exit 1 ;;
+esac
+case "${1:-}" in -|-c) exec REAL "$@" ;; esac
+exit 0
+"""
+
+
+def test_a_failing_step_fails_the_run_and_the_suite_gets_only_what_is_left(tmp_path):
+    """main with three of the steps (.ci/gpu sourced, STEPS cut down): a step that fails is reported as
+    failed, whether it execs its command or not (nothing, a `trap` for one, turns its exit status into a
+    pass), the run exits 1 after the gather, and the suite's box is the budget less the time the steps
+    before it took, never the whole budget (the gather would then not fit the device run)."""
+    stub = tmp_path / "python"
+    stub.write_text(FAILING_STUB.replace("REAL", sys.executable))
+    stub.chmod(0o755)
+    out = tmp_path / "out"
+    env = {"PYTHON": str(stub), "STUB_LOG": str(tmp_path / "calls.log"), "OUT": str(out), "TMPDIR": str(tmp_path),
+           "GPU_WHEELS": str(tmp_path / "whl"), "PYTHONPATH": "", "SUITE_ARGS": "", "CUDA_TESTS_ARGS": "",
+           "PYTEST_ADDOPTS": "", "GPU_DRY_RUN": "1"}
+    proc = _bash(f'source {GPU}\nSTEPS=(install benchmark suite)\nmain --quick', env=env, timeout=120)
+    assert proc.returncode == 1, f"the run passed with failed steps (exit {proc.returncode}):\n{proc.stdout[-3000:]}{proc.stderr[-2000:]}"
+    summary = (out / "summary.txt").read_text(encoding="utf-8")
+    rows = {r[0]: r for r in (line.split(None, 3) for line in summary.splitlines()) if r and r[0] in ("install", "benchmark", "suite")}
+    assert rows["install"][3] == "FAILED (exit 1)" and rows["benchmark"][3] == "FAILED (exit 1)", summary
+    assert rows["suite"][3] == "passed" and "2 of 3 did not pass" in summary, summary
+    budget = _plan()["budget"]
+    used = int(rows["install"][2]) + int(rows["benchmark"][2])
+    assert used >= 1, summary  # the benchmark's second
+    assert int(rows["suite"][1]) <= budget - used, f"the suite's box is not what is left of the {budget} s budget:\n{summary}"
 
 
 def _gather(repo: Path, work: Path, out: Path, dry: str = "") -> subprocess.CompletedProcess:
