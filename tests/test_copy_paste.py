@@ -119,11 +119,13 @@ def test_page_pastes_cleanly(rel, built_site, reader, page_cache, tmp_path, reco
 
 
 def _downloads(built_site, lang, rel):
-    from tests.support.paste_plan import _soup, page_html
+    from tests.support import site_html
+    from tests.support.paste_plan import page_html
 
-    soup = _soup(page_html(built_site, lang, rel))
+    article = site_html.article(page_html(built_site, lang, rel))
     page_dir = page_html(built_site, lang, rel).parent
-    return [(a["href"], (page_dir / a["href"]).resolve()) for a in soup.select("article a.snippet-download, article a.notebook-download")]
+    links = article.select("a.snippet-download, a.notebook-download") if article else []
+    return [(a["href"], (page_dir / a["href"]).resolve()) for a in links]
 
 
 def _as_shown(script, lang):

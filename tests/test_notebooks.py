@@ -4,6 +4,11 @@ Notebooks are committed without outputs: the site's outputs come from executing
 them at build time (mkdocs-jupyter ``execute: true, allow_errors: false``), so
 what a reader sees was produced by a real run. Both languages have identical
 code cells (test_parity.py), so each notebook's code is executed once.
+
+A notebook that passed is not executed again while nothing it reads changes (README "What the
+caches key on"): the notebook, ``reference_impl``, ``docs_tools`` (the warnings policy), this
+file, the requirement lists, the installed distributions, the Python, the CPU class and the
+variables that switch torch's kernels. Warm, that was 49 s of each run.
 """
 
 from __future__ import annotations
@@ -15,8 +20,12 @@ import pytest
 from nbclient import NotebookClient
 
 from docs_tools.docs_model import DOCS, REPO, page_files
+from tests.support.shared_cache import inputs_key, passed_before, record_pass
 
 NOTEBOOKS = [rel for rel in page_files("ja") if rel.endswith(".ipynb")]
+# The variables that change which kernels torch runs (README "Machines"), so what a cell computes.
+KERNEL_SWITCHES = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "FBGEMM_ENABLE_INSTRUCTIONS",
+                   "MKL_ENABLE_INSTRUCTIONS", "OMP_NUM_THREADS", "CUDA_VISIBLE_DEVICES")
 
 
 def _policy_cell() -> str:
@@ -32,6 +41,12 @@ def _policy_cell() -> str:
 
 @pytest.mark.parametrize("rel", NOTEBOOKS)
 def test_notebook_executes(rel, tmp_path):
+    import os
+
+    key = inputs_key((f"docs/ja/{rel}", "reference_impl", "docs_tools", "tests/test_notebooks.py", "pyproject.toml",
+                      "constraints.txt"), *(f"{k}={os.environ.get(k, '')}" for k in KERNEL_SWITCHES))
+    if passed_before("notebooks", key):
+        return
     nb = nbformat.read(DOCS / "ja" / rel, as_version=4)
     nb.cells.insert(0, nbformat.v4.new_code_cell(_policy_cell()))
     # Lift the policy after the last cell: ipykernel's own shutdown handler warns.
@@ -43,6 +58,7 @@ def test_notebook_executes(rel, tmp_path):
     for cell in nb.cells:
         for output in cell.get("outputs", []):
             assert output.get("name") != "stderr", f"{rel}: a cell wrote to stderr:\n{output.get('text')}"
+    record_pass("notebooks", key)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

@@ -54,6 +54,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from docs_tools.docs_model import REPO
+from tests.support import site_html
 from tests.support.site_crawl import OPAQUE, REF, TAG
 from tests.support.site_fixtures import DEPLOY_SITE_URL
 
@@ -312,7 +313,7 @@ def test_the_home_page_offers_the_zip_with_its_size_and_language_links_stay_rela
     for url, path in pages(deployment / "site" / lang).items():
         if url == "404.html":
             continue  # served at any address: its links are absolute (test_the_404_pages_work_at_any_address)
-        switch = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser").select("a.md-select__link[hreflang]")
+        switch = site_html.header(path).select("a.md-select__link[hreflang]")  # the header alone: 12 s less per language
         assert switch and all(not re.match(r"\w+:|/", a["href"]) for a in switch), f"{lang}/{url}: {switch}"
 
 

@@ -4,7 +4,6 @@ environment built them, and outputs are marked as outputs (docs/hooks/)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -19,6 +18,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from docs_tools.docs_model import CONFIGS, REPO
+from tests.support import site_html
 
 pytestmark = [pytest.mark.site]
 
@@ -32,16 +32,8 @@ def _soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
-@functools.lru_cache(maxsize=None)
-def _article(path: Path):
-    """A page's ``<article>`` (None without one), parsed alone and once per test process: the
-    navigation around it is most of a page, and four tests read every page of both languages.
-    The tests only read it."""
-    text = path.read_text(encoding="utf-8")
-    start, end = text.find("<article"), text.rfind("</article>")
-    if start == -1 or end == -1:
-        return None
-    return BeautifulSoup(text[start : end + len("</article>")], "html.parser").article
+# A page's <article>, parsed alone and once per test process (four tests read every page of both languages).
+_article = site_html.article
 
 
 def _pages(site: Path, lang: str) -> list[Path]:
