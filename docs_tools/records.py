@@ -13,7 +13,10 @@ shown output with its sidecar's ``[[tolerance]]`` rules admits every class's rec
 page that would fail on a class fails everywhere. A record names the script's source by its digest
 when it ran; a record of an older version of the script is *stale* and is not compared (the test
 says so and names the command that records it again). The output's digest is kept too, so a
-recorded output edited by hand fails.
+recorded output edited by hand fails. A record that was copied rather than run (the AVX-512 class)
+names the commit it was copied from, and must be that commit's file: a hand edit whose digest was
+recomputed by hand fails too. What a machine printed that no record holds is ``recorded/observed.toml``
+(:class:`Observation`).
 
 One command records the machine it runs on (its class from its CPU flags), every CPU script, alone
 as a file, with the environment the tests give them::
@@ -133,12 +136,20 @@ def cpu_scripts() -> list[Path]:
 
 @dataclass
 class Entry:
-    """One script's record: the digests of its source and of what it printed, and when."""
+    """One script's record: the digests of its source and of what it printed, and when.
+
+    ``origin`` is empty for what :func:`record` ran. An output that was not run into the record but
+    copied from a commit (the AVX-512 class: the outputs committed at 1481863, which CI accepted on
+    an AMD EPYC) names it, ``git <commit>:<path>``, and tests/test_cpu_records.py checks that the
+    record is that file of that commit: its digest can be recomputed by hand, the repository's
+    history cannot be edited so.
+    """
 
     source: str
     output: str
     date: str
     status: str = "ok"  # "ok", or "failed (exit N)": the .out then holds stdout, the .err stderr's tail
+    origin: str = ""  # "" (run by `record`), or "git <40-hex commit>:<path>" (copied from that commit's file)
 
 
 @dataclass
@@ -178,6 +189,8 @@ class Record:
             lines += ["", f"[outputs.{_q(key)}]", f"source = {_q(e.source)}", f"output = {_q(e.output)}", f"date = {_q(e.date)}"]
             if e.status != "ok":
                 lines.append(f"status = {_q(e.status)}")
+            if e.origin:
+                lines.append(f"origin = {_q(e.origin)}")
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / RECORD_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -202,6 +215,69 @@ def all_records(kind: str | None = None) -> list[Record]:
     """Every record of ``recorded/`` (only CPU classes with ``kind="cpu"``, torch versions with ``"torch"``)."""
     found = [load(f.parent) for f in sorted(RECORDS.glob(f"*/*/{RECORD_FILE}"))]
     return [r for r in found if kind is None or r.kind == kind]
+
+
+GIT_ORIGIN = re.compile(r"git ([0-9a-f]{40}):(\S+)")
+
+
+def committed_texts(origins: list[str]) -> dict[str, str | None]:
+    """The text of each ``git <commit>:<path>`` origin, read from this checkout's history with one
+    ``git cat-file --batch`` (None where git has no such file). Raises OSError where there is no git."""
+    wanted = {o: GIT_ORIGIN.fullmatch(o) for o in origins}
+    asked = [f"{m.group(1)}:{m.group(2)}" for m in wanted.values() if m]
+    proc = subprocess.run(["git", "-C", str(REPO), "cat-file", "--batch"], input=("\n".join(asked) + "\n").encode(),
+                          capture_output=True, check=True)
+    found: dict[str, str | None] = {}
+    out = proc.stdout
+    for name in asked:
+        header, _, out = out.partition(b"\n")
+        if header.endswith(b" missing"):
+            found[name] = None
+            continue
+        size = int(header.split()[2])
+        found[name], out = out[:size].decode("utf-8"), out[size + 1:]
+    return {o: (found.get(f"{m.group(1)}:{m.group(2)}") if m else None) for o, m in wanted.items()}
+
+
+# What a machine printed that no record here holds: an earlier run on a machine that has not recorded
+# since, with switches no class is recorded with, or a class whose record was copied, not run
+# (recorded/observed.toml). Evidence of how far a shown number moves, as the records are: the tests
+# check that the rules admit it, and count it when they check that a rule covers only numbers that
+# vary and states no more spread than was seen.
+OBSERVED = RECORDS / "observed.toml"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One number of a script's output as some machine printed it, off the record.
+
+    ``line`` is a regular expression of the shown lines it is about and ``number`` the position of the
+    number on them (1-based, negative from the end, as a rule's); ``printed`` what was printed there,
+    one per shown line the pattern matches, in order, or ``deviation`` the largest ``|printed - shown|``
+    where the values were not kept. ``on`` names the machine (its CPU, kernels, switches), ``code`` the
+    script's code it ran (:func:`code_digest`: another code makes the observation stale), ``source``
+    where it is written down (a commit, a log)."""
+
+    script: str
+    line: str
+    number: int
+    on: str
+    code: str
+    source: str
+    printed: tuple[str, ...] = ()
+    deviation: float | None = None
+
+
+def observations() -> list[Observation]:
+    """Every entry of recorded/observed.toml."""
+    if not OBSERVED.is_file():
+        return []
+    found = []
+    for entry in tomllib.loads(OBSERVED.read_text(encoding="utf-8")).get("observed", []):
+        entry = dict(entry)
+        entry["printed"] = tuple(entry.get("printed", ()))
+        found.append(Observation(**entry))
+    return found
 
 
 def _run(python: str, script: Path, env: dict[str, str]) -> tuple[int, str, str]:

@@ -9,9 +9,16 @@ only when CI next lands on another CPU.
 
 They also keep the records and the rules honest:
 
-* a recorded output edited by hand no longer matches the digest recorded with it;
+* a recorded output edited by hand no longer matches the digest recorded with it; a record copied
+  from a commit rather than run (the AVX-512 class) is that commit's file, so a hand edit whose
+  digest was recomputed by hand fails too;
 * a bound's ``spread`` (the largest difference observed) covers every class's recorded deviation,
   and the bound allows no more than twice that spread plus one unit in the last printed place;
+* the evidence (every record, CPU classes and torch versions, and ``recorded/observed.toml``: what a
+  machine printed that no record holds) bounds each rule from above: a bound covers only lines on
+  which a covered number moved somewhere, and states no more spread than the largest move seen plus
+  one unit in the last printed place; each observation is admitted by the rules and lies within the
+  spread;
 * where a whole line depends on the class (``varies = "cpu"``), both languages' pages quote what
   each class prints on that line;
 * a record of an older version of a script (stale) is not compared: the test says which, and the
@@ -21,14 +28,24 @@ They also keep the records and the rules honest:
 from __future__ import annotations
 
 import functools
+import math
 import re
+import subprocess
 import tomllib
 
 import pytest
 
 from docs_tools import records
 from docs_tools.docs_model import REPO, markdown_pages
-from docs_tools.outputs import Rule, bound_excess, compare_outputs, deviations, normalize_output
+from docs_tools.outputs import (
+    Rule,
+    bound_excess,
+    compare_outputs,
+    deviations,
+    last_digit_unit,
+    normalize_output,
+    numbers_of,
+)
 from docs_tools.snippets import snippet_meta
 
 CPU_RECORDS = records.all_records("cpu")
@@ -146,6 +163,193 @@ def test_a_bound_is_no_wider_than_its_observed_spread(script, rule: Rule):
         f"{script.relative_to(REPO)}: rule {rule.line!r} states spread {rule.spread:g} but the records differ by more: "
         f"{beyond} (set spread to what was observed, and say so in 'why')"
     )
+
+
+# ---- the evidence bounds each rule from above --------------------------------------------------
+# What was seen of a script's output: every current record that ran through (the CPU classes and the
+# torch versions: a log line on stderr from PyPI's CUDA build leaves its stdout whole) and the
+# observations of recorded/observed.toml. A rule that covers a line on which no covered number ever
+# moved, or that states more spread than the largest move seen, widens the test without evidence: a
+# page could then show one value while a reader's run prints another.
+EVIDENCE_RECORDS = [r for r in records.all_records()]
+OBSERVED = records.observations()
+
+
+def _is_integer(token: str) -> bool:
+    return token.replace(",", "").lstrip("+-").isdigit()
+
+
+def _value(token: str) -> float:
+    return float(token.replace(",", ""))
+
+
+def _covered(lines: list[str], rule: Rule) -> dict[int, list[int]]:
+    """{index of a shown line: the positions (1-based) of the numbers with a fraction the rule covers there}."""
+    found = {}
+    for i, line in enumerate(lines):
+        tokens = numbers_of(line)
+        positions = [p for p, t in enumerate(tokens, 1) if not _is_integer(t) and rule.covers(line, p, len(tokens))]
+        if positions:
+            found[i] = positions
+    return found
+
+
+def _observed_on(script, lines: list[str]) -> list[tuple[records.Observation, int, int, float]]:
+    """(observation, shown line index, position, |printed - shown|) for each number the observations of
+    ``script`` name on its shown lines."""
+    key = records.key_of(script)
+    found = []
+    for obs in (o for o in OBSERVED if o.script == key):
+        matched = [i for i, line in enumerate(lines) if re.search(obs.line, line)]
+        for n, i in enumerate(matched):
+            tokens = numbers_of(lines[i])
+            position = obs.number if obs.number > 0 else len(tokens) + 1 + obs.number
+            if not 1 <= position <= len(tokens):
+                continue
+            if obs.printed:
+                if n >= len(obs.printed):
+                    continue
+                d = abs(_value(obs.printed[n]) - _value(tokens[position - 1]))
+            else:
+                d = obs.deviation or 0.0
+            found.append((obs, i, position, d))
+    return found
+
+
+def _evidence(script, rule: Rule) -> tuple[dict[int, float], dict[int, list[str]]]:
+    """For each shown line the rule covers: the largest |printed - shown| of a covered number in the
+    evidence (0.0 where it never moved), and where each move was seen."""
+    key = records.key_of(script)
+    lines = normalize_output(script.with_suffix(".out").read_text(encoding="utf-8")).splitlines()
+    covered = _covered(lines, rule)
+    moved = dict.fromkeys(covered, 0.0)
+    where: dict[int, list[str]] = {i: [] for i in covered}
+    for rec in EVIDENCE_RECORDS:
+        if rec.state(script) != "current" or rec.entries[key].status not in ("ok", "wrote to stderr"):
+            continue
+        printed = normalize_output(rec.output(key)).splitlines()
+        if len(printed) != len(lines):
+            continue
+        for i, positions in covered.items():
+            a, b = numbers_of(lines[i]), numbers_of(printed[i])
+            if len(a) != len(b):
+                continue
+            for p in positions:
+                x, y = _value(a[p - 1]), _value(b[p - 1])
+                if x != y and not (math.isnan(x) or math.isnan(y)):
+                    moved[i] = max(moved[i], abs(y - x))
+                    where[i].append(f"{rec.label} {b[p - 1]}")
+    for obs, i, position, d in _observed_on(script, lines):
+        if i in covered and position in covered[i] and d > 0:
+            moved[i] = max(moved[i], d)
+            where[i].append(f"observed ({obs.on}) {d:g} off")
+    return moved, where
+
+
+@pytest.mark.parametrize(("script", "rule"), _bounded_rules())
+def test_a_rule_covers_only_lines_whose_numbers_vary(script, rule: Rule):
+    """A bound covers a shown line only where one of the numbers it covers there moved in the evidence
+    (a record or an observation): the numbers no machine ever printed otherwise stay exact, so a rule
+    whose ``line`` is widened over such lines (the stable cells of a table) fails."""
+    moved, _ = _evidence(script, rule)
+    lines = normalize_output(script.with_suffix(".out").read_text(encoding="utf-8")).splitlines()
+    still = [lines[i].strip() for i, d in moved.items() if d == 0]
+    assert not still, (
+        f"{script.relative_to(REPO)}: rule {rule.line!r} (number {rule.number}) covers lines on which no record and no "
+        f"observation (recorded/observed.toml) printed another value; narrow its line so that these stay exact:\n  "
+        + "\n  ".join(still)
+    )
+
+
+@pytest.mark.parametrize(("script", "rule"), _bounded_rules())
+def test_a_spread_is_no_larger_than_what_was_seen(script, rule: Rule):
+    """The stated spread is at most the largest move the evidence shows plus one unit in the last printed
+    place: a spread (and with it the bound) raised beyond what any machine printed fails."""
+    if rule.spread is None:
+        pytest.fail(f"{script.relative_to(REPO)}: rule {rule.line!r} states no spread")
+    moved, where = _evidence(script, rule)
+    lines = normalize_output(script.with_suffix(".out").read_text(encoding="utf-8")).splitlines()
+    covered = _covered(lines, rule)
+    unit = max((last_digit_unit(numbers_of(lines[i])[p - 1]) for i, ps in covered.items() for p in ps), default=0.0)
+    seen = max(moved.values(), default=0.0)
+    assert rule.spread <= (seen + unit) * (1 + 1e-9) + 1e-12, (
+        f"{script.relative_to(REPO)}: rule {rule.line!r} states spread {rule.spread:g}, but the largest move seen is "
+        f"{seen:g} (one unit: {unit:g}); seen: {sorted({w for ws in where.values() for w in ws}) or 'none'}. "
+        "Lower the spread and the bound to what was seen, or add the record or observation that shows more"
+    )
+
+
+def _observations():
+    return [pytest.param(o, id=f"{o.script}:{o.line}#{o.number}") for o in OBSERVED]
+
+
+@pytest.mark.parametrize("obs", _observations())
+def test_each_observation_is_admitted_by_the_rules_and_within_the_spread(obs):
+    """What a machine printed off the record (recorded/observed.toml) is evidence like a record: of the
+    script's current code, on shown lines a bound covers, admitted by that bound (else the page fails on
+    that machine) and within the rule's spread; and it says where it was seen."""
+    script = records.SNIPPETS / f"{obs.script}.py"
+    assert script.is_file() and script.with_suffix(".out").is_file(), f"{obs.script}: no such script with a shown output"
+    assert obs.code == records.source_digest(script), (
+        f"{obs.script}: observed with another version of the script's code (stale): observe it again, or take it off "
+        "recorded/observed.toml")
+    assert CLASS_NAMED.search(obs.on) and obs.source.strip(), f"{obs.script}: say on what machine it was seen, and where it is written down"
+    assert bool(obs.printed) != (obs.deviation is not None), f"{obs.script}: give printed values or a deviation, one of them"
+    lines = normalize_output(script.with_suffix(".out").read_text(encoding="utf-8")).splitlines()
+    matched = [i for i, line in enumerate(lines) if re.search(obs.line, line)]
+    assert matched, f"{obs.script}: {obs.line!r} matches no shown line"
+    assert not obs.printed or len(obs.printed) == len(matched), (
+        f"{obs.script}: {len(obs.printed)} printed values for {len(matched)} shown lines matching {obs.line!r}")
+    rules = [r for r in snippet_meta(script).tolerance if r.varies is None]
+    for n, i in enumerate(matched):
+        tokens = numbers_of(lines[i])
+        position = obs.number if obs.number > 0 else len(tokens) + 1 + obs.number
+        assert 1 <= position <= len(tokens), f"{obs.script}: no number {obs.number} on {lines[i]!r}"
+        shown = tokens[position - 1]
+        rule = next((r for r in rules if r.covers(lines[i], position, len(tokens))), None)
+        assert rule is not None and not _is_integer(shown), (
+            f"{obs.script}: number {obs.number} of {lines[i].strip()!r} moved on {obs.on}, and no bound covers it: the page "
+            "fails there")
+        if obs.printed:
+            printed = obs.printed[n]
+            assert rule.allows(_value(shown), _value(printed)), (
+                f"{obs.script}: {printed} (on {obs.on}) is not within {rule} of the shown {shown}: the page fails there")
+            d = abs(_value(printed) - _value(shown))
+        else:
+            d = obs.deviation
+            assert d <= (rule.abs + rule.rel * abs(_value(shown))) * (1 + 1e-9), (
+                f"{obs.script}: a move of {d:g} (on {obs.on}) is beyond {rule} of the shown {shown}: the page fails there")
+        assert rule.spread is not None and d <= rule.spread * (1 + 1e-9) + 1e-12, (
+            f"{obs.script}: rule {rule.line!r} states spread {rule.spread} but {obs.on} printed {d:g} off")
+
+
+def _copied_records():
+    return [pytest.param(r, id=r.label) for r in records.all_records() if any(e.origin for e in r.entries.values())]
+
+
+@pytest.mark.parametrize("rec", _copied_records())
+def test_a_copied_record_is_the_file_of_its_commit(rec):
+    """A record entry that was copied, not run, names its commit and file (``origin``), and is that file
+    byte for byte: a digest can be recomputed by hand, the repository's history cannot be edited so. An
+    output changed by hand with its digest recomputed fails here; one recorded by a run on that class
+    (python -m docs_tools.records record) has no origin."""
+    copied = {key: e.origin for key, e in rec.entries.items() if e.origin}
+    bad = [f"{key}: {origin!r}" for key, origin in copied.items() if not records.GIT_ORIGIN.fullmatch(origin)]
+    assert not bad, f"{rec.label}: an origin is 'git <40-hex commit>:<path>': {bad}"
+    try:
+        texts = records.committed_texts(list(copied.values()))
+    except (OSError, subprocess.CalledProcessError) as error:
+        pytest.skip(f"no git history here to check the copies against ({error})")
+    missing = [key for key, origin in copied.items() if texts[origin] is None]
+    if missing:
+        commit = records.GIT_ORIGIN.fullmatch(copied[missing[0]]).group(1)
+        if subprocess.run(["git", "-C", str(REPO), "cat-file", "-e", commit], check=False, capture_output=True).returncode:
+            pytest.skip(f"this clone lacks the commit the copies came from (a shallow clone?): {commit}")
+    assert not missing, f"{rec.label}: no such file in the commit named: {missing}"
+    differ = [key for key, origin in copied.items() if rec.output(key) != texts[origin]]
+    assert not differ, (
+        f"{rec.label}: these outputs are not the files they were copied from (edited by hand?): {differ}; "
+        "record them on a machine of the class (python -m docs_tools.records record --only <key>), never by hand")
 
 
 @functools.cache
