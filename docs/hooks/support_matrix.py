@@ -59,7 +59,7 @@ def render_cell(cell: dict, messages: dict) -> str:
         text += f"{messages['sep']}[{messages['measured']}]({cell['measured']['href']})"
         refs.insert(0, cell["measured"]["note"])
     if refs:
-        text += messages["sep"].join(f"[^{r}]" for r in refs)
+        text += messages["note_sep"].join(f"[^{r}]" for r in refs)  # between footnote marks: 「¹,⁵」, not 「¹、⁵」
     return text
 
 
