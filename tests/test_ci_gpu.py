@@ -6,6 +6,9 @@
 - the script read as bash reads it: everything it runs that can hang (python, pytest, pip, git,
   a step, another script) is under `timeout` with a bound from its table of boxes and a kill grace,
   whichever function or line it is on;
+- a run whose steps fail: each failure reported as such and the run's exit 1 (no `trap` in the
+  script may exit, return or catch a box's signals), and the suite boxed by what is left of the
+  budget, never the whole of it;
 - the offline install: a wheel installed from a folder with no index, byte-compiled so that a
   docstring's invalid escape does not become an error when warnings are errors;
 - the whole script end to end with a stand-in Python (GPU_DRY_RUN=1, and a "GPU machine" whose
