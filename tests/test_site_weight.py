@@ -37,8 +37,12 @@ BUDGETS = {
 # benchmarks page's GPU section, the probes and the compiled-backward section (en 1,001 KB on 2026-11-26);
 # 1,200 KB since the troubleshooting, training-memory and accuracy-after-quantization pages (issues
 # 32-33: ja 1,158 KB, en 1,132 KB on 2026-11-27; pages readers search for, so they stay in the index;
-# the search's own changes add nothing to it).
-SEARCH_INDEX_BUDGET = 1200 * KB
+# the search's own changes add nothing to it); 1,250 KB since troubleshooting's four new entries
+# (compiled model differs from eager, mixed precision on a Mac, ONNX export, an LLM in int8), the
+# Mac and no-speed-up wording and hyphenated words kept joined too (issue 42: ja 1,208 KB, en 1,171 KB
+# on 2026-11-29). Since 2026-11-28 the index is fetched when the reader opens search, not with
+# every page (docs/overrides/partials/search-on-demand.html).
+SEARCH_INDEX_BUDGET = 1250 * KB
 # No stylesheet may be larger than this (the notebook CSS was 595 KB inline on every notebook page).
 STYLESHEET_BUDGET = 150 * KB
 
