@@ -378,23 +378,28 @@ class Watched:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.foreign: list[str] = []
-        host = urlparse(base_url).netloc
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
-        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self._host = urlparse(base_url).netloc
+        self.watch(self.page)
+        self.context.on("page", self.watch)  # a page the context opens later (a link opened in a new tab)
+
+    def watch(self, page) -> None:
+        """Record what ``page`` logs as an error and every request it makes to another host."""
+        page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         # ERR_ABORTED is a request cut short by navigating away (the root page's
         # redirect), not a missing file; missing files are caught by status below.
-        self.page.on(
+        page.on(
             "requestfailed",
             lambda r: "ERR_ABORTED" not in (r.failure or "") and self.errors.append(f"failed request: {r.url} {r.failure}"),
         )
-        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
+        page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
 
         def on_request(request):
             url = urlparse(request.url)
-            if url.scheme in ("http", "https", "ws", "wss") and url.netloc != host:
+            if url.scheme in ("http", "https", "ws", "wss") and url.netloc != self._host:
                 self.foreign.append(request.url)
 
-        self.page.on("request", on_request)
+        page.on("request", on_request)
 
     def check_clean(self):
         assert not self.errors, "\n".join(self.errors)
