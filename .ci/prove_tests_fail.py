@@ -288,6 +288,16 @@ PY""",
 ]
 
 
+# A mutation that replaces one text of one file, for .ci/mutations/ (EDIT.format(path=, old=, new=)): it
+# fails, and the mutation counts as BROKEN, when the text is no longer there.
+EDIT = """python3 - <<'PY'
+p = {path!r}; s = open(p, encoding="utf-8").read()
+old, new = {old!r}, {new!r}
+assert old in s, "the mutation no longer applies: " + old
+open(p, "w", encoding="utf-8").write(s.replace(old, new, 1))
+PY"""
+
+
 # More mutations, one file per subject in .ci/mutations/ (so that work on one subject does not edit
 # another's list): each defines MUTATIONS (a list of Mutation) and may define CI_MUTATIONS (names, as
 # below). They are loaded here, after the list above, in file-name order.
@@ -300,6 +310,7 @@ def _load_more() -> None:
         spec = importlib.util.spec_from_file_location(f"mutations_{path.stem}", path)
         module = importlib.util.module_from_spec(spec)
         module.Mutation = Mutation  # the files use the class without importing this script
+        module.EDIT = EDIT
         spec.loader.exec_module(module)
         MUTATIONS.extend(module.MUTATIONS)
         CI_MUTATIONS_MORE.extend(getattr(module, "CI_MUTATIONS", ()))

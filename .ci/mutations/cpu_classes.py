@@ -3,13 +3,7 @@ that only one class prints, a bound wider than its observed spread, a rule widen
 moved, a bound and its spread raised together beyond what was seen, an observation off the record that the
 rules do not admit, a recorded output edited by hand (its digest recomputed by hand too)."""
 
-# `Mutation` is provided by .ci/prove_tests_fail.py, which loads this file.
-_EDIT = """python3 - <<'PY'
-p = {path!r}; s = open(p, encoding="utf-8").read()
-old, new = {old!r}, {new!r}
-assert old in s, "the mutation no longer applies: " + old
-open(p, "w", encoding="utf-8").write(s.replace(old, new, 1))
-PY"""
+# `Mutation` and `EDIT` are provided by .ci/prove_tests_fail.py, which loads this file.
 
 MUTATIONS = [
     Mutation("a shown output re-recorded on one CPU class (the AMX convolution message, its cpu rule gone)",
@@ -39,12 +33,12 @@ MUTATIONS = [
              r"test_the_shown_output_admits_every_class\[gpu/float8_scaled\]"),
     # -- the evidence bounds each rule from above (records and recorded/observed.toml) --
     Mutation("a tolerance rule's line widened over exact numbers (lr_sweep's lr-1 rule from SGD|RMSprop to every optimizer: Adam's 0.100 no longer exact)",
-             _EDIT.format(path="snippets/guide/lr_sweep.test.toml", old="line = '^(SGD|RMSprop)\\s'\nnumber = 5",
+             EDIT.format(path="snippets/guide/lr_sweep.test.toml", old="line = '^(SGD|RMSprop)\\s'\nnumber = 5",
                           new="line = '^\\w+\\s'\nnumber = 5"),
              ["tests/test_cpu_records.py", "-k", "vary and lr_sweep"],
              r"test_a_rule_covers_only_lines_whose_numbers_vary\[guide/lr_sweep#2\]"),
     Mutation("a tolerance rule's line widened back over the stable lines (accuracy_skip's accuracy rule on every int8/int4 row)",
-             _EDIT.format(path="snippets/quantization/accuracy_skip.test.toml", old="line = '^int4, (every Linear|layer 4 in int8)'",
+             EDIT.format(path="snippets/quantization/accuracy_skip.test.toml", old="line = '^int4, (every Linear|layer 4 in int8)'",
                           new="line = '^(int8|int4)'"),
              ["tests/test_cpu_records.py", "-k", "vary and accuracy_skip"],
              r"test_a_rule_covers_only_lines_whose_numbers_vary\[quantization/accuracy_skip#2\]"),
@@ -54,7 +48,7 @@ MUTATIONS = [
              ["tests/test_cpu_records.py", "-k", "seen and memory_measure"],
              r"test_a_spread_is_no_larger_than_what_was_seen\[amp/memory_measure"),
     Mutation("an observation off the record that the rules do not admit (schedule_early_stop: AMD printed 0.946, beyond the 0.004 bound)",
-             _EDIT.format(path="recorded/observed.toml", old="printed = ['0.956']", new="printed = ['0.946']"),
+             EDIT.format(path="recorded/observed.toml", old="printed = ['0.956']", new="printed = ['0.946']"),
              ["tests/test_cpu_records.py", "-k", "observation"],
              r"test_each_observation_is_admitted_by_the_rules_and_within_the_spread\[guide/schedule_early_stop"),
     Mutation("a recorded class output edited by hand and its digest recomputed by hand (AVX-512's unknown cell 0.4 -> 0.9, record.toml re-sealed)",
