@@ -214,6 +214,23 @@ def test_the_run_context_reads_the_reader_venv_the_wheel_and_the_cpu(tmp_path):
     assert run_context(ReaderVenv(venv), wheel, {"HOME": "/home/r"}).wheel != context.wheel
 
 
+def test_executed_notebooks_are_keyed_on_the_cpu_and_its_kernel_variables(monkeypatch):
+    """The build's .cache (executed notebooks among it) is shared by the clones on the machine
+    (.ci/setup): outputs computed under the AVX2 kernel variables, or on another CPU, are not
+    another build's (docs/hooks/notebooks.py)."""
+    notebooks = _hook_module("notebooks")
+    keys = set()
+    for value in (None, "avx2"):
+        if value is None:
+            monkeypatch.delenv("ATEN_CPU_CAPABILITY", raising=False)
+        else:
+            monkeypatch.setenv("ATEN_CPU_CAPABILITY", value)
+        keys.add(notebooks._outputs_key())
+    monkeypatch.setattr(notebooks, "_cpu_flags", lambda: "avx2 fma sse4_2")
+    keys.add(notebooks._outputs_key())
+    assert len(keys) == 3
+
+
 def test_the_cpu_class_names_the_features_that_change_torchs_kernels():
     from tests.support.shared_cache import CPU_FLAGS, cpu_class
 

@@ -5,7 +5,8 @@
   ``plt.show()`` draw nothing, and its cache kept those plot-less pages for every
   later build. So ``on_config`` gives the kernel matplotlib's inline backend whatever
   the caller set, and keys mkdocs-jupyter's cache folder on what the outputs depend on
-  (that backend, the reference_impl sources, the torch and matplotlib versions) as
+  (that backend, the reference_impl sources, the torch and matplotlib versions, the
+  Python, the CPU's flags and the variables that choose torch's kernels) as
   well as on the notebook (which mkdocs-jupyter hashes itself). The kernel also gets
   ``FIGURE_LANG`` (``ja`` or ``en``), as the figure scripts do. Checked by
   tests/test_site_reader.py.
@@ -21,10 +22,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import platform
 import posixpath
 import shutil
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -36,6 +40,9 @@ from mkdocs.utils import normalize_url
 INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 NOTEBOOK_CSS_PLACEHOLDER = "assets/jupyter.css"
 _notebook_css: dict[str, dict] = {}  # site_dir -> {css, classes used, notebook pages}, written after the build
+# The variables that choose torch's CPU kernels (tests/support/shared_cache.py keys on the same).
+KERNEL_VARIABLES = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "FBGEMM_ENABLE_INSTRUCTIONS",
+                    "MKL_ENABLE_INSTRUCTIONS", "OMP_NUM_THREADS")
 
 
 def _is_notebook(page) -> bool:
@@ -52,7 +59,22 @@ def _outputs_key() -> str:
             digest.update(f"{dist}=none".encode())
     for path in sorted((REPO / "reference_impl").rglob("*.py")):
         digest.update(path.relative_to(REPO).as_posix().encode() + path.read_bytes())
+    # .cache is shared by the clones on the machine (.ci/setup): outputs computed under the
+    # AVX2 kernel variables, by another Python or on another CPU are not this build's.
+    digest.update(sys.version.encode())
+    for name in KERNEL_VARIABLES:
+        digest.update(f"{name}={os.environ.get(name)}".encode())
+    digest.update(_cpu_flags().encode())
     return digest.hexdigest()[:16]
+
+
+def _cpu_flags() -> str:
+    """The CPU's feature flags (Linux; elsewhere the machine's name), sorted."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith(("flags", "Features")):
+                return " ".join(sorted(line.split(":", 1)[1].split()))
+    return platform.machine() + platform.processor()
 
 
 def on_config(config, **kwargs):
