@@ -64,6 +64,12 @@ CLASSES = {
 }
 # .ci/test-avx2's switches: ATen, FBGEMM and MKL dispatch to their AVX2 kernels on a newer CPU.
 AVX2_SWITCHES = {"ATEN_CPU_CAPABILITY": "avx2", "FBGEMM_ENABLE_INSTRUCTIONS": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}
+# The CPU flags a class is decided from (class_of), what a record keeps of the machine that ran it.
+CLASS_FLAGS = frozenset({"amx_int8", "avx2", "avx512_bf16", "avx512_fp16", "avx512_vnni", "avx512f"})
+# How a record was made (its ``made``): "run", every entry run by `record` on a machine of the class
+# (the record's ``ran_on`` says which); "copied", entries copied from a commit (each names its
+# ``origin``) until a machine of the class runs them (each such entry then says its own ``ran_on``).
+MADE = ("run", "copied")
 
 
 def cpu_flags() -> set[str]:
@@ -106,6 +112,34 @@ def class_of(flags: set[str], environ: dict[str, str] | None = None) -> str:
     return platform.machine().lower() or "unknown"
 
 
+def facts(flags: set[str], environ: dict[str, str] | None = None) -> str:
+    """What a record keeps of the machine that ran a script: the CPU flags its class is decided from,
+    and the switches that chose other kernels, as :func:`class_of_facts` reads them back.
+
+    >>> facts({"avx2", "avx512f", "avx512_vnni", "sse4_2"}, {})
+    'avx2 avx512_vnni avx512f'
+    >>> facts({"avx2", "avx512f"}, dict(AVX2_SWITCHES))
+    'avx2 avx512f + ATEN_CPU_CAPABILITY=avx2 FBGEMM_ENABLE_INSTRUCTIONS=AVX2 MKL_ENABLE_INSTRUCTIONS=AVX2'
+    """
+    environ = os.environ if environ is None else environ
+    text = " ".join(sorted(set(flags) & CLASS_FLAGS))
+    switches = [f"{k}={environ[k]}" for k in sorted(AVX2_SWITCHES) if environ.get(k)]
+    return text + (" + " + " ".join(switches) if switches else "")
+
+
+def class_of_facts(text: str) -> str:
+    """The class of the machine that :func:`facts` described.
+
+    >>> class_of_facts(facts({"avx2", "avx512f", "avx512_vnni"}, {}))
+    'avx512'
+    >>> class_of_facts("amx_int8 avx2 avx512_fp16 avx512f + ATEN_CPU_CAPABILITY=avx2")
+    'avx2'
+    """
+    flags, _, switches = text.partition(" + ")
+    environ = dict(s.split("=", 1) for s in switches.split() if "=" in s)
+    return class_of(set(flags.split()), environ)
+
+
 def digest(text: str) -> str:
     """``sha256:<hex>`` of a text (its UTF-8 bytes)."""
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -143,6 +177,11 @@ class Entry:
     an AMD EPYC) names it, ``git <commit>:<path>``, and tests/test_cpu_records.py checks that the
     record is that file of that commit: its digest can be recomputed by hand, the repository's
     history cannot be edited so.
+
+    ``ran_on`` is what :func:`record` keeps of the machine that ran the script (:func:`facts`) where
+    the record says it was copied (``made = "copied"``): in a copied record an entry without an
+    origin must say what ran it, and that machine must be of the record's class. In a record made by
+    runs the record's own ``ran_on`` says it for every entry.
     """
 
     source: str
@@ -150,6 +189,7 @@ class Entry:
     date: str
     status: str = "ok"  # "ok", or "failed (exit N)": the .out then holds stdout, the .err stderr's tail
     origin: str = ""  # "" (run by `record`), or "git <40-hex commit>:<path>" (copied from that commit's file)
+    ran_on: str = ""  # in a copied record, the facts (facts()) of the machine that ran this entry since
 
 
 @dataclass
@@ -172,6 +212,18 @@ class Record:
     def output(self, key: str) -> str:
         return self.output_path(key).read_text(encoding="utf-8")
 
+    @property
+    def made(self) -> str:
+        """How the record was made: "run" or "copied" (:data:`MADE`; "" where it does not say)."""
+        return str(self.meta.get("made", ""))
+
+    def ran_on(self, key: str) -> str:
+        """The facts of the machine that ran ``key`` into this record ("" for a copy, or where unsaid)."""
+        entry = self.entries[key]
+        if entry.origin:
+            return ""
+        return entry.ran_on or (str(self.meta.get("ran_on", "")) if self.made == "run" else "")
+
     def state(self, script: Path) -> str:
         """``"current"``, ``"stale"`` (recorded from another version of the script) or ``"missing"``."""
         entry = self.entries.get(key_of(script))
@@ -180,7 +232,9 @@ class Record:
         return "current" if entry.source == source_digest(script) else "stale"
 
     def save(self) -> None:
-        lines = [f"# What {self.label} printed: each CPU script run alone as a file (docs_tools/records.py).",
+        how = ("each CPU script run alone as a file" if self.made != "copied" else
+               "copied from a commit (each entry's origin) until a machine of the class runs it (ran_on)")
+        lines = [f"# What {self.label} printed: {how} (docs_tools/records.py).",
                  f"# Record again with: {self.meta.get('command', '.venv/bin/python -m docs_tools.records record')}",
                  f"kind = {_q(self.kind)}", f"name = {_q(self.name)}"]
         lines += [f"{k} = {_q(str(v))}" for k, v in sorted(self.meta.items())]
@@ -191,6 +245,8 @@ class Record:
                 lines.append(f"status = {_q(e.status)}")
             if e.origin:
                 lines.append(f"origin = {_q(e.origin)}")
+            if e.ran_on:
+                lines.append(f"ran_on = {_q(e.ran_on)}")
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / RECORD_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -322,6 +378,13 @@ def record(*, avx2: bool = False, python: str | None = None, only: list[str] | N
     rec = load(folder) if (folder / RECORD_FILE).is_file() else Record(folder, kind, name)
     command = "python -m docs_tools.records record" + (" --avx2" if avx2 else "") + (
         f" --python <a venv with torch {name}>" if kind == "torch" else "")
+    # How the record was made: a new one by this run; a copied one stays copied while it holds copies,
+    # and each entry run into it says what ran it (ran_on), so that a copy cannot pass for a run.
+    here = facts(cpu_flags(), env)
+    made = rec.made or "run"
+    rec.meta["made"] = made
+    if made == "run":
+        rec.meta["ran_on"] = here
     rec.meta.update({
         "machine": f"{cpu_model()} ({platform.machine()}; class {class_of(cpu_flags(), {})}"
                    + (", run with ATEN_CPU_CAPABILITY=avx2 FBGEMM_ENABLE_INSTRUCTIONS=AVX2 MKL_ENABLE_INSTRUCTIONS=AVX2" if avx2 else "")
@@ -355,9 +418,12 @@ def record(*, avx2: bool = False, python: str | None = None, only: list[str] | N
                 err.write_text(stderr[-4000:] + "\n", encoding="utf-8")
             else:
                 err.unlink(missing_ok=True)
-            rec.entries[key] = Entry(src, digest(out), today, status)
+            rec.entries[key] = Entry(src, digest(out), today, status, ran_on=here if made == "copied" else "")
             log(f"[{n}/{len(scripts)}] {rec.label} {key}: {status}")
             rec.save()  # after each script: an interrupted run keeps what it recorded
+    if made == "copied" and not any(e.origin for e in rec.entries.values()):
+        # every copy has been run on the class since: a record made by runs (each entry keeps its ran_on)
+        rec.meta.update({"made": "run", "ran_on": here})
     rec.save()
     return rec
 
@@ -371,8 +437,10 @@ def status_lines() -> list[str]:
         stale = [key_of(s) for s, st in states.items() if st == "stale"]
         missing = [key_of(s) for s, st in states.items() if st == "missing"]
         failed = [k for k, e in rec.entries.items() if e.status != "ok"]
-        lines.append(f"{rec.label}: {sum(st == 'current' for st in states.values())} current, "
-                     f"{len(stale)} stale {stale}, {len(missing)} missing {missing}, {len(failed)} not ok {failed}")
+        copied = sum(bool(e.origin) for e in rec.entries.values())
+        lines.append(f"{rec.label} (made: {rec.made or 'unsaid'}): {sum(st == 'current' for st in states.values())} current, "
+                     f"{len(stale)} stale {stale}, {len(missing)} missing {missing}, {len(failed)} not ok {failed}"
+                     + (f", {copied} copied from a commit (until a {rec.name} machine records them)" if copied else ""))
     return lines
 
 

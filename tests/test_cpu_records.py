@@ -15,10 +15,10 @@ They also keep the records and the rules honest:
 * a bound's ``spread`` (the largest difference observed) covers every class's recorded deviation,
   and the bound allows no more than twice that spread plus one unit in the last printed place;
 * the evidence (every record, CPU classes and torch versions, and ``recorded/observed.toml``: what a
-  machine printed that no record holds) bounds each rule from above: a bound covers only lines on
-  which a covered number moved somewhere, and states no more spread than the largest move seen plus
-  one unit in the last printed place; each observation is admitted by the rules and lies within the
-  spread;
+  machine printed that no record holds) bounds each rule from above, number by number: a bound
+  covers only numbers (a line's and its position's) that moved somewhere, and states no more spread
+  than the largest move seen plus one unit in the last printed place; each observation is admitted
+  by the rules and lies within the spread;
 * where a whole line depends on the class (``varies = "cpu"``), both languages' pages quote what
   each class prints on that line;
 * a record of an older version of a script (stale) is not compared: the test says which, and the
@@ -168,9 +168,10 @@ def test_a_bound_is_no_wider_than_its_observed_spread(script, rule: Rule):
 # ---- the evidence bounds each rule from above --------------------------------------------------
 # What was seen of a script's output: every current record that ran through (the CPU classes and the
 # torch versions: a log line on stderr from PyPI's CUDA build leaves its stdout whole) and the
-# observations of recorded/observed.toml. A rule that covers a line on which no covered number ever
-# moved, or that states more spread than the largest move seen, widens the test without evidence: a
-# page could then show one value while a reader's run prints another.
+# observations of recorded/observed.toml. A rule that covers a number that never moved (a stable line,
+# or a line's exact numbers beside the one that moves: a rule without its `number`), or that states more
+# spread than the largest move seen, widens the test without evidence: a page could then show one value
+# while a reader's run prints another.
 EVIDENCE_RECORDS = [r for r in records.all_records()]
 OBSERVED = records.observations()
 
@@ -216,14 +217,16 @@ def _observed_on(script, lines: list[str]) -> list[tuple[records.Observation, in
     return found
 
 
-def _evidence(script, rule: Rule) -> tuple[dict[int, float], dict[int, list[str]]]:
-    """For each shown line the rule covers: the largest |printed - shown| of a covered number in the
-    evidence (0.0 where it never moved), and where each move was seen."""
+def _evidence(script, rule: Rule) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], list[str]]]:
+    """For each number the rule covers, ``(index of the shown line, position on it)``: the largest
+    |printed - shown| of that number in the evidence (0.0 where it never moved), and where each move
+    was seen. Per number, not per line: a rule that covers a line's every number (no ``number``) must
+    find each of them moved, not only one."""
     key = records.key_of(script)
     lines = normalize_output(script.with_suffix(".out").read_text(encoding="utf-8")).splitlines()
     covered = _covered(lines, rule)
-    moved = dict.fromkeys(covered, 0.0)
-    where: dict[int, list[str]] = {i: [] for i in covered}
+    moved = {(i, p): 0.0 for i, ps in covered.items() for p in ps}
+    where: dict[tuple[int, int], list[str]] = {ip: [] for ip in moved}
     for rec in EVIDENCE_RECORDS:
         if rec.state(script) != "current" or rec.entries[key].status not in ("ok", "wrote to stderr"):
             continue
@@ -237,26 +240,32 @@ def _evidence(script, rule: Rule) -> tuple[dict[int, float], dict[int, list[str]
             for p in positions:
                 x, y = _value(a[p - 1]), _value(b[p - 1])
                 if x != y and not (math.isnan(x) or math.isnan(y)):
-                    moved[i] = max(moved[i], abs(y - x))
-                    where[i].append(f"{rec.label} {b[p - 1]}")
+                    moved[i, p] = max(moved[i, p], abs(y - x))
+                    where[i, p].append(f"{rec.label} {b[p - 1]}")
     for obs, i, position, d in _observed_on(script, lines):
-        if i in covered and position in covered[i] and d > 0:
-            moved[i] = max(moved[i], d)
-            where[i].append(f"observed ({obs.on}) {d:g} off")
+        if (i, position) in moved and d > 0:
+            moved[i, position] = max(moved[i, position], d)
+            where[i, position].append(f"observed ({obs.on}) {d:g} off")
     return moved, where
 
 
+def _still(lines: list[str], moved: dict[tuple[int, int], float]) -> list[str]:
+    """The covered numbers that never moved, each named by its position and its line."""
+    return [f"number {p} ({numbers_of(lines[i])[p - 1]}) of {lines[i].strip()!r}" for (i, p), d in sorted(moved.items()) if d == 0]
+
+
 @pytest.mark.parametrize(("script", "rule"), _bounded_rules())
-def test_a_rule_covers_only_lines_whose_numbers_vary(script, rule: Rule):
-    """A bound covers a shown line only where one of the numbers it covers there moved in the evidence
-    (a record or an observation): the numbers no machine ever printed otherwise stay exact, so a rule
-    whose ``line`` is widened over such lines (the stable cells of a table) fails."""
+def test_a_rule_covers_only_numbers_that_vary(script, rule: Rule):
+    """A bound covers a number of a shown line only where that number moved in the evidence (a record
+    or an observation), number by number: the numbers no machine ever printed otherwise stay exact, so
+    a rule whose ``line`` is widened over such lines (the stable cells of a table), or whose ``number``
+    is dropped or widened over a line's exact numbers, fails."""
     moved, _ = _evidence(script, rule)
     lines = normalize_output(script.with_suffix(".out").read_text(encoding="utf-8")).splitlines()
-    still = [lines[i].strip() for i, d in moved.items() if d == 0]
+    still = _still(lines, moved)
     assert not still, (
-        f"{script.relative_to(REPO)}: rule {rule.line!r} (number {rule.number}) covers lines on which no record and no "
-        f"observation (recorded/observed.toml) printed another value; narrow its line so that these stay exact:\n  "
+        f"{script.relative_to(REPO)}: rule {rule.line!r} (number {rule.number}) covers numbers that no record and no "
+        f"observation (recorded/observed.toml) printed otherwise; narrow its line or its number so that these stay exact:\n  "
         + "\n  ".join(still)
     )
 
@@ -269,8 +278,7 @@ def test_a_spread_is_no_larger_than_what_was_seen(script, rule: Rule):
         pytest.fail(f"{script.relative_to(REPO)}: rule {rule.line!r} states no spread")
     moved, where = _evidence(script, rule)
     lines = normalize_output(script.with_suffix(".out").read_text(encoding="utf-8")).splitlines()
-    covered = _covered(lines, rule)
-    unit = max((last_digit_unit(numbers_of(lines[i])[p - 1]) for i, ps in covered.items() for p in ps), default=0.0)
+    unit = max((last_digit_unit(numbers_of(lines[i])[p - 1]) for i, p in moved), default=0.0)
     seen = max(moved.values(), default=0.0)
     assert rule.spread <= (seen + unit) * (1 + 1e-9) + 1e-12, (
         f"{script.relative_to(REPO)}: rule {rule.line!r} states spread {rule.spread:g}, but the largest move seen is "
@@ -350,6 +358,69 @@ def test_a_copied_record_is_the_file_of_its_commit(rec):
     assert not differ, (
         f"{rec.label}: these outputs are not the files they were copied from (edited by hand?): {differ}; "
         "record them on a machine of the class (python -m docs_tools.records record --only <key>), never by hand")
+
+
+@pytest.mark.parametrize("rec", records.all_records(), ids=lambda r: r.label)
+def test_a_record_says_how_each_entry_was_made(rec):
+    """Each record says how it was made (``made``): by runs of ``python -m docs_tools.records record``
+    on a machine of its class, whose facts (the CPU flags the class is decided from, and the kernel
+    switches) it keeps in ``ran_on``, or copied from commits. A copied record's entries each keep their
+    ``origin`` until a machine of the class runs them, and such an entry says what ran it (its own
+    ``ran_on``, of the record's class). So a copy whose origin is deleted (and its digest re-sealed)
+    does not pass for a run: it is neither a copy the history can check nor a run of a machine of the
+    class. A record made by runs holds no copies."""
+    assert rec.made in records.MADE, (
+        f"{rec.label}: the record must say how it was made: made = \"run\" (python -m docs_tools.records record on a "
+        f"machine of the class, ran_on its facts) or \"copied\" (every entry names its origin); it says {rec.made!r}")
+    problems = []
+    if rec.made == "run":
+        problems += [f"{key}: a copy (origin {e.origin!r}) in a record made by runs: say made = \"copied\", or record it"
+                     for key, e in rec.entries.items() if e.origin]
+        if not rec.meta.get("ran_on"):
+            problems.append("made by runs, but ran_on (the facts of the machine: records.facts) is missing")
+    for key, entry in rec.entries.items():
+        if entry.origin and entry.ran_on:
+            problems.append(f"{key}: both an origin (a copy) and ran_on (a run): it is one or the other")
+        elif not entry.origin and not rec.ran_on(key):
+            problems.append(
+                f"{key}: no origin and no run: an entry of a copied record keeps its origin until a {rec.name} machine "
+                f"records it (python -m docs_tools.records record --only {key}, which writes ran_on); never delete it by hand")
+        elif rec.kind == "cpu" and not entry.origin and records.class_of_facts(rec.ran_on(key)) != rec.name:
+            problems.append(f"{key}: ran on a machine of class {records.class_of_facts(rec.ran_on(key))!r} "
+                            f"({rec.ran_on(key)!r}), not {rec.name!r}")
+    if rec.kind == "torch":
+        assert str(rec.meta.get("torch", "")).split("+")[0] == rec.name, f"{rec.label}: recorded with torch {rec.meta.get('torch')!r}"
+    assert not problems, f"{rec.label} (made = {rec.made!r}):\n  " + "\n  ".join(problems)
+
+
+def test_how_a_record_was_made_is_what_record_writes(tmp_path, monkeypatch):
+    """``record`` keeps that word: into a copied record it writes each run entry with the machine's facts
+    and leaves the other copies as they were; once no copy is left the record is made by runs."""
+    script = records.SNIPPETS / "amp/memory_measure.py"
+    key = records.key_of(script)
+    folder = tmp_path / "cpu" / "avx512"
+    copied = records.Record(folder, "cpu", "avx512", {"made": "copied"}, {
+        key: records.Entry("code-sha256:old", "sha256:x", "2026-11-27", origin="git " + "0" * 40 + f":snippets/{key}.out"),
+        "amp/other": records.Entry("code-sha256:old", "sha256:y", "2026-11-27", origin="git " + "0" * 40 + ":snippets/amp/other.out"),
+    })
+    copied.save()
+    amd = {"avx2", "avx512f", "avx512_vnni", "avx512_bf16"}
+    monkeypatch.setattr(records, "RECORDS", tmp_path)
+    monkeypatch.setattr(records, "cpu_flags", lambda: amd)
+    monkeypatch.setattr(records, "cpu_scripts", lambda: [script])
+    monkeypatch.setattr(records, "_version_of", lambda python, env: {"torch": "2.13.0+cpu", "python": "3.11"})
+    monkeypatch.setattr(records, "_run", lambda python, s, env: (0, "printed\n", ""))
+    for switch in records.AVX2_SWITCHES:  # as on the AMD machine, also under .ci/test-avx2
+        monkeypatch.delenv(switch, raising=False)
+    rec = records.record(log=lambda *a: None)
+    again = records.load(folder)
+    assert rec.folder == folder and again.made == "copied"
+    assert again.entries[key].origin == "" and records.class_of_facts(again.ran_on(key)) == "avx512"
+    assert again.entries["amp/other"].origin and not again.ran_on("amp/other")
+    del again.entries["amp/other"]
+    again.save()
+    records.record(log=lambda *a: None)
+    assert records.load(folder).made == "run" and records.class_of_facts(records.load(folder).meta["ran_on"]) == "avx512"
 
 
 @functools.cache
