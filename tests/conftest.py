@@ -7,6 +7,7 @@ import os
 import pytest
 
 from docs_tools import warning_policy
+from tests.support import site_passes
 
 pytest_plugins = [
     "tests.support.tested_with",  # --record-tested-with (docs/tested-with.json)
@@ -50,6 +51,14 @@ def pytest_terminal_summary(terminalreporter, config):
 
         terminalreporter.write_sep("-", "blocks not run as a reader")
         terminalreporter.write_line(skip_summary(records))
+    kept = {report.nodeid for report in terminalreporter.stats.get("passed", ())
+            if any(name == "site_test_kept" for name, _ in getattr(report, "user_properties", ()))}
+    if kept:
+        terminalreporter.write_sep("-", "site tests kept")
+        terminalreporter.write_line(
+            f"{len(kept)} site tests passed before on this machine with exactly these inputs (every listed file, "
+            "the installed packages, Chromium, node: tests/support/site_passes.py) and were not run again; "
+            "SITE_TESTS=rerun runs them")
 
 
 def _cuda_available() -> bool:
@@ -66,7 +75,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="needs a CUDA GPU; none on this machine (runs on the GPU machine)"))
         if "slow" in item.keywords and not run_slow:
             item.add_marker(pytest.mark.skip(reason="slow opt-in check; run with --run-slow"))
+    if not config.option.collectonly:
+        site_passes.keep_passes(items)  # site tests that passed with these exact inputs: not run again
     _schedule_site_tests_last(items)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    site_passes.after_phase(item, outcome.get_result())
 
 
 def _schedule_site_tests_last(items) -> None:
@@ -88,7 +105,7 @@ def pytest_collection_finish(session):
         return
     from tests.support.site_fixtures import start_prebuild
 
-    fixtures = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    fixtures = {name for item in session.items if not site_passes.kept(item) for name in getattr(item, "fixturenames", ())}
     factory = getattr(config, "_tmp_path_factory", None)  # pytest's tmp_path_factory, as its fixture gets it
     if factory is not None:
         base = factory.getbasetemp()

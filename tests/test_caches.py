@@ -406,3 +406,58 @@ def test_the_maintainers_readme_is_not_part_of_the_wheel():
     source = (REPO / "docs" / "hooks" / "reader_package.py").read_text(encoding="utf-8")
     files = re.search(r"^PACKAGE_FILES = \(([^)]*)\)", source, re.M)
     assert files and '"README.md"' not in files[1], files
+
+
+# -- site tests that passed with the same inputs (tests/support/site_passes.py) -------------------
+
+
+def _site_item(nodeid="tests/test_site_a11y.py::test_x[ja]", fixturenames=("base_url",), keywords=("site",)):
+    return SimpleNamespace(nodeid=nodeid, fixturenames=list(fixturenames), keywords=set(keywords),
+                           stash=pytest.Stash(), setup=None, runtest=None)
+
+
+def _report(when, passed=True):
+    return SimpleNamespace(when=when, passed=passed, user_properties=[])
+
+
+def test_a_site_test_is_kept_under_its_id_the_site_builds_and_the_browser(monkeypatch):
+    from tests.support import site_passes
+
+    assert site_passes.item_key("a", "base-1") != site_passes.item_key("b", "base-1")
+    assert site_passes.item_key("a", "base-1") != site_passes.item_key("a", "base-2")
+    keys = []
+    for build, chromium in (("build-1", "Chromium 1"), ("build-2", "Chromium 1"), ("build-1", "Chromium 2")):
+        site_passes.base_key.cache_clear()
+        monkeypatch.setattr("tests.support.site_fixtures.build_key", lambda config, name, env, b=build: f"{b}-{name}")
+        monkeypatch.setattr(site_passes, "_version", lambda command, c=chromium: c if command == "chromium" else "node 1")
+        keys.append(site_passes.base_key())
+    site_passes.base_key.cache_clear()
+    assert len(set(keys)) == 3, "a site build's key or Chromium's version does not change the site tests' key"
+
+
+def test_a_site_test_that_passed_all_three_phases_is_kept_and_passes_without_running(tmp_path, monkeypatch):
+    from tests.support import site_passes
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("SITE_TESTS", raising=False)
+    monkeypatch.setattr(site_passes, "base_key", lambda: "base-1")
+    not_a_site_test = _site_item("tests/test_x.py::test_y", fixturenames=("tmp_path",), keywords=())
+    failed, passed, broke_down = _site_item("t::failed"), _site_item("t::passed"), _site_item("t::teardown")
+    site_passes.keep_passes([not_a_site_test, failed, passed, broke_down])
+    assert site_passes.KEY not in not_a_site_test.stash
+    for item, outcome in ((failed, (True, False, True)), (passed, (True, True, True)), (broke_down, (True, True, False))):
+        for when, ok in zip(("setup", "call", "teardown"), outcome):
+            site_passes.after_phase(item, _report(when, ok))
+
+    again = [_site_item("t::failed"), _site_item("t::passed"), _site_item("t::teardown")]
+    site_passes.keep_passes(again)
+    assert [site_passes.kept(i) for i in again] == [False, True, False]
+    assert again[1].setup is site_passes._pass and again[1].runtest is site_passes._pass
+    report = _report("call")
+    site_passes.after_phase(again[1], report)
+    assert report.user_properties == [("site_test_kept", site_passes.item_key("t::passed", "base-1"))]
+
+    monkeypatch.setenv("SITE_TESTS", "rerun")
+    rerun = _site_item("t::passed")
+    site_passes.keep_passes([rerun])
+    assert not site_passes.kept(rerun) and rerun.runtest is None
