@@ -15,8 +15,11 @@ when it ran; a record of an older version of the script is *stale* and is not co
 says so and names the command that records it again). The output's digest is kept too, so a
 recorded output edited by hand fails. A record that was copied rather than run (the AVX-512 class)
 names the commit it was copied from, and must be that commit's file: a hand edit whose digest was
-recomputed by hand fails too. What a machine printed that no record holds is ``recorded/observed.toml``
-(:class:`Observation`).
+recomputed by hand fails too. Each record says how it was made (``made``): by runs on a machine of its
+class, whose class-deciding CPU flags and kernel switches it keeps (``ran_on``, :func:`facts`), or
+copied; a copied record's entry keeps its origin until a machine of the class records it (the entry
+then says its own ``ran_on``), so a copy whose origin is deleted passes neither as a copy nor as a run.
+What a machine printed that no record holds is ``recorded/observed.toml`` (:class:`Observation`).
 
 One command records the machine it runs on (its class from its CPU flags), every CPU script, alone
 as a file, with the environment the tests give them::
