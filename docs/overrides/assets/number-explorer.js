@@ -480,10 +480,15 @@
     return wrap;
   }
 
+  /** An error, to 3 significant digits (the stored values keep 9). */
+  function fmtError(v) {
+    return v === 0 ? "0" : Number(v.toPrecision(3)).toString();
+  }
+
   function errors(x, stored) {
     if (!Number.isFinite(stored) || !Number.isFinite(x)) return ["—", "—"];
     const abs = Math.abs(stored - x);
-    return [fmt(abs), x === 0 ? (abs === 0 ? "0" : "—") : fmt(abs / Math.abs(x))];
+    return [fmtError(abs), x === 0 ? (abs === 0 ? "0" : "—") : fmtError(abs / Math.abs(x))];
   }
 
   /** One table row per format for one value. */
@@ -498,7 +503,7 @@
         const below = q > -128 ? dequantizeInt8(q - 1, settings.scale, settings.zeroPoint) : null;
         const above = q < 127 ? dequantizeInt8(q + 1, settings.scale, settings.zeroPoint) : null;
         rows.push([t.int8, bitsCell("int8", q, t), fmt(stored), ...errors(Math.fround(value), stored),
-          `${fmt(below)}, ${fmt(above)}`, notes]);
+          `${fmt(below)}, ${fmt(above)}`, notes || "—"]);
         return;
       }
       const options = { saturate: settings.saturate };
@@ -519,7 +524,7 @@
       // float32 is the reference: its error is the one against the reader's double.
       const [absErr, relErr] = errors(name === "float32" ? value : x, stored);
       rows.push([FORMATS[name].label, bitsCell(name, code, t), fmt(stored), absErr, relErr,
-        `${fmt(n.below)}, ${fmt(n.above)}`, notes.join("; ")]);
+        `${fmt(n.below)}, ${fmt(n.above)}`, notes.join("; ") || "—"]);
     });
     return rows;
   }
@@ -531,7 +536,9 @@
       cell.append(c);
       return cell;
     })));
-    return el("div", { class: "nx-scroll" }, [el("table", { class: "nx-table" },
+    // A wide table scrolls inside this region, which keyboard users can focus and scroll (axe:
+    // scrollable-region-focusable); its name is the table's caption.
+    return el("div", { class: "nx-scroll", tabindex: "0", role: "region", "aria-label": caption }, [el("table", { class: "nx-table" },
       [el("caption", { text: caption }), el("thead", {}, [head]), el("tbody", {}, body)])]);
   }
 
@@ -569,7 +576,7 @@
         el("span", {}, [el("label", { for: id("scale"), text: t.scale }), scale]),
         el("span", {}, [el("label", { for: id("zp"), text: t.zeroPoint }), zero])]),
       el("fieldset", {}, [el("legend", { text: t.torchLegend }), radio("2.13", t.torch213, true), radio("2.12", t.torch212, false)]),
-      el("button", { type: "submit", class: "md-button", text: t.show }),
+      el("button", { type: "submit", class: "md-button md-button--primary", text: t.show }),
     ]);
 
     function render() {
@@ -631,7 +638,7 @@
     const form = el("form", { class: "nx-form" }, [
       el("label", { for: id("block"), text: t.blockLabel }), area,
       el("div", { class: "nx-row" }, [el("span", {}, [el("label", { for: id("preset"), text: t.blockPreset }), preset])]),
-      el("button", { type: "submit", class: "md-button", text: t.blockShow }),
+      el("button", { type: "submit", class: "md-button md-button--primary", text: t.blockShow }),
     ]);
 
     function render() {
@@ -679,7 +686,7 @@
       });
       const errorRows = summaryRows.map(([name, s, xs, st]) => {
         const e = blockError(xs, st);
-        return [name, s, fmt(e.maxAbs), fmt(e.relativeRms)];
+        return [name, s, fmtError(e.maxAbs), fmtError(e.relativeRms)];
       });
       output.append(table(t.errorsCaption, t.schemeHeaders, errorRows));
       const m8 = mxStored("mxfp8"), m4 = mxStored("mxfp4");
