@@ -18,7 +18,9 @@ one place (``pyproject.toml``): ``{{ reader.wheel }}``, ``{{ reader.source }}``,
 
 Every page whose code imports ``reference_impl`` or ``benchmarks`` (a python block,
 an included snippet, a notebook cell) or runs ``python -m benchmarks`` gets a note at
-the top with the download link and the install command (class ``reader-package``),
+the top with the download link and the install command (class ``reader-package``), or
+where an earlier hook marked its place (``data-reader-package-note``: the support matrix puts it
+below its tables, so that a phone's first screen is the matrix),
 like the pages' notes on optional packages. Checked by tests/test_site_reader.py.
 """
 
@@ -246,7 +248,11 @@ def on_page_content(html_content, page, config, files, **kwargs):
         return html_content
     note = _note(tree, page, config, files)
     heading = tree.find("h1")
-    if heading is not None:
+    placed = tree.select_one("[data-reader-package-note]")  # a page's own place (support_matrix.py)
+    if placed is not None:
+        del placed["data-reader-package-note"]
+        placed.insert_before(note)
+    elif heading is not None:
         heading.insert_after(note)
     else:
         tree.insert(0, note)

@@ -11,6 +11,20 @@ On the rendered page each cell gets ``data-label`` (its column's header) and its
 in ``span.support-matrix__value``; the phone layout of ``docs/overrides/assets/site.css`` (section
 "Support matrix") shows the label in front of the value when a table becomes one card per row.
 
+After the page's first paragraph (a phone's first screen) the hook puts a filter
+(``form.support-matrix-filter``, in the page's language from ``[support_matrix.filter]`` of the
+messages): two lists, the hardware (the data's rows) and the format (the data's ``formats``; each
+table's ``formats`` puts every column under one), a button that shows everything again and a status
+line that screen readers read out. Each row carries ``data-row`` and each cell of a format's column
+``data-format``; ``docs/overrides/assets/support-matrix.js`` (loaded by the page, ``defer``) shows
+the form and hides the rows, columns and tables the reader did not choose, and keeps the choice in
+the address (``?hardware=sm89&format=float8``). The form is ``hidden`` in the HTML: without
+JavaScript the whole matrix shows, and no control that does nothing.
+
+The install note (docs/hooks/reader_package.py) goes below the matrix on this page, before the
+section whose command needs the package (``data-reader-package-note`` on its heading), instead of
+filling a phone's first screen.
+
 ``render_tables(lang)`` is what the tests call (no MkDocs needed).
 """
 
@@ -68,6 +82,12 @@ def render_table(table_id: str, data: dict, messages: dict) -> str:
     table = data["table"].get(table_id)
     if table is None:
         raise SupportMatrixError(f"{PAGE}: placeholder for table {table_id!r}, which docs/data/support_matrix.toml does not have")
+    formats = table.get("formats", {})
+    if list(formats) != table["columns"] or not set(formats.values()) <= set(data.get("formats", [])):
+        raise SupportMatrixError(
+            f"docs/data/support_matrix.toml: table {table_id} needs formats = {{ column = format }} for its columns "
+            f"{table['columns']}, each format one of the top-level formats {data.get('formats')}; it has {formats}"
+        )
     headers = [_label(messages, "hardware")] + [_label(messages, "column", table_id, c) for c in table["columns"]]
     lines = ["| " + " | ".join(headers) + " |", "|" + " --- |" * len(headers)]
     for row in data["rows"]:
@@ -79,7 +99,7 @@ def render_table(table_id: str, data: dict, messages: dict) -> str:
             raise SupportMatrixError(f"docs/data/support_matrix.toml: {table_id}.{row} lacks {missing}")
         values = [render_cell(cells[c], messages) for c in table["columns"]]
         lines.append("| " + " | ".join([_label(messages, "row", row)] + values) + " |")
-    return f'<div class="{WRAPPER}" markdown>\n\n' + "\n".join(lines) + "\n\n</div>"
+    return f'<div class="{WRAPPER}" data-table="{table_id}" markdown>\n\n' + "\n".join(lines) + "\n\n</div>"
 
 
 def render_page(markdown: str, lang: str, data: dict | None = None) -> str:
@@ -126,17 +146,82 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
 def on_page_content(html, page, config, files, **kwargs):
     if page.file.src_uri != PAGE:
         return html
-    from _common import edited, page_tree
+    from _common import edited, lang, page_tree
+    from mkdocs.utils import get_relative_url
 
     tree = page_tree(html, page)  # parsed once for every hook (_common.py)
+    data = load_data()
     for table in tree.select(f"div.{WRAPPER} table"):
+        table_id = table.find_parent("div", class_=WRAPPER)["data-table"]
+        formats = [None] + [data["table"][table_id]["formats"][c] for c in data["table"][table_id]["columns"]]
         headers = [" ".join(th.get_text().split()) for th in table.select("thead th")]  # as the reader sees it
-        for tr in table.select("tbody tr"):
-            for th, td in zip(headers, tr.find_all("td")):
+        for th, fmt in zip(table.select("thead th"), formats):
+            if fmt:
+                th["data-format"] = fmt
+        for row, tr in zip(data["rows"], table.select("tbody tr")):
+            tr["data-row"] = row
+            for th, td, fmt in zip(headers, tr.find_all("td"), formats):
+                if fmt:
+                    td["data-format"] = fmt
                 td["data-label"] = th
                 # the value and its footnote refs in one element: one item of the phone layout's grid
                 value = tree.new_tag("span", attrs={"class": "support-matrix__value"})
                 for child in list(td.contents):
                     value.append(child.extract())
                 td.append(value)
+    first = tree.select_one(f"div.{WRAPPER}")
+    if first is not None:
+        # on a phone's first screen: after the page's first paragraph (the legend and the tables follow)
+        heading = tree.find("h1")
+        anchor = heading.find_next_sibling("p") if heading is not None else None
+        form = filter_form(tree, data, load_messages(lang(config)))
+        if anchor is not None:
+            anchor.insert_after(form)
+        else:
+            first.insert_before(form)
+        script = tree.new_tag("script", attrs={"src": get_relative_url(SCRIPT, page.url), "defer": ""})
+        tree.append(script)
+        # the install note (reader_package.py, a later hook) before the first section after the matrix
+        after = tree.select(f"div.{WRAPPER}")[-1].find_next("h2")
+        if after is not None:
+            after["data-reader-package-note"] = ""
     return edited(html, page)
+
+
+SCRIPT = "assets/support-matrix.js"  # docs/overrides/assets/support-matrix.js
+
+
+def filter_form(tree, data: dict, messages: dict):
+    """The filter above the matrix, ``hidden`` until the script shows it (see the module docstring)."""
+    text = messages["filter"]
+    form = tree.new_tag("form", attrs={
+        "class": "support-matrix-filter", "hidden": "", "data-search-exclude": "",
+        "data-status-all": text["status_all"], "data-status": text["status"], "data-none": text["none"],
+    })
+    fieldset = tree.new_tag("fieldset")
+    legend = tree.new_tag("legend")
+    legend.string = text["title"]
+    fieldset.append(legend)
+    choices = [
+        ("hardware", text["hardware"], text["all_hardware"], [(r, _label(messages, "row", r)) for r in data["rows"]]),
+        ("format", text["format"], text["all_formats"], [(f, text["format_name"][f]) for f in data["formats"]]),
+    ]
+    for name, label_text, everything, options in choices:
+        field = tree.new_tag("div", attrs={"class": "support-matrix-filter__field"})
+        label = tree.new_tag("label", attrs={"for": f"support-matrix-{name}"})
+        label.string = label_text
+        select = tree.new_tag("select", attrs={"id": f"support-matrix-{name}", "name": name})
+        for value, shown in [("", everything)] + options:
+            option = tree.new_tag("option", attrs={"value": value})
+            option.string = shown
+            select.append(option)
+        field.append(label)
+        field.append(select)
+        fieldset.append(field)
+    reset = tree.new_tag("button", attrs={"type": "reset", "class": "md-button"})
+    reset.string = text["reset"]
+    fieldset.append(reset)
+    form.append(fieldset)
+    status = tree.new_tag("p", attrs={"class": "support-matrix-filter__status", "role": "status", "aria-live": "polite"})
+    form.append(status)
+    return form
