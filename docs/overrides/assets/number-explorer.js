@@ -552,8 +552,8 @@
   /** The value explorer: an expression field, format checkboxes, settings, a live result. */
   function buildValueExplorer(root) {
     const t = messagesFor(root);
-    const id = (s) => `nx${uid}-${s}`;
-    uid += 1;
+    const n = uid++; // this explorer's number, fixed now: ids and the radio group's name use it
+    const id = (s) => `nx${n}-${s}`;
     const input = el("input", { id: id("value"), type: "text", value: root.dataset.value || "1/3, 65519", autocomplete: "off", spellcheck: "false" });
     const boxes = [...VALUE_FORMATS, "int8"].map((name) => {
       const box = el("input", { type: "checkbox", id: id(name), value: name });
@@ -627,8 +627,8 @@
   /** The block explorer: rows of values; per-tensor, per-row and MX scales; each element stored. */
   function buildBlockExplorer(root) {
     const t = messagesFor(root);
-    const id = (s) => `nx${uid}-${s}`;
-    uid += 1;
+    const n = uid++; // this explorer's number, fixed now: ids and the radio group's name use it
+    const id = (s) => `nx${n}-${s}`;
     const area = el("textarea", { id: id("block"), rows: "4", spellcheck: "false" });
     area.value = presetBlock(true);
     const preset = el("select", { id: id("preset") }, [
