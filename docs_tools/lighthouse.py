@@ -30,6 +30,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -117,7 +118,7 @@ def summarize(report: dict, seconds: float = 0.0) -> Result:
     )
 
 
-def run(url: str, timeout: float = 180) -> tuple[Result, dict]:
+def run(url: str, timeout: float = 600) -> tuple[Result, dict]:
     """Lighthouse's mobile audit of ``url``: the summary and the whole report."""
     if not CLI.is_file():
         raise FileNotFoundError(f"{CLI} is missing: run `bash .ci/setup browser` (npm ci)")
@@ -125,15 +126,33 @@ def run(url: str, timeout: float = 180) -> tuple[Result, dict]:
         out = Path(tmp) / "report.json"
         env = {**os.environ, "CHROME_PATH": chrome_path(), "TMPDIR": tmp}
         start = time.monotonic()
-        proc = subprocess.run(
-            ["node", str(CLI), url, "--output=json", f"--output-path={out}", "--quiet",
-             f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={CHROME_FLAGS}"],
-            env=env, capture_output=True, text=True, timeout=timeout)
+        try:
+            proc = subprocess.run(
+                ["node", str(CLI), url, "--output=json", f"--output-path={out}", "--quiet",
+                 f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={CHROME_FLAGS}"],
+                env=env, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            # node is killed; the Chromium it started runs detached: end it, found by its profile
+            # folder, which chrome-launcher makes in TMPDIR (this run's folder)
+            stop_processes_using(tmp)
+            raise
         seconds = time.monotonic() - start
         if proc.returncode != 0 or not out.is_file():
             raise RuntimeError(f"lighthouse {url} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
         report = json.loads(out.read_text(encoding="utf-8"))
     return summarize(report, seconds), report
+
+
+def stop_processes_using(folder: str) -> None:
+    """SIGKILL the processes whose command line names ``folder`` (this run's Chromium, by pid)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if folder.encode() in (entry / "cmdline").read_bytes():
+                os.kill(int(entry.name), signal.SIGKILL)
+        except (OSError, ProcessLookupError):
+            pass
 
 
 class Served:
