@@ -15,8 +15,9 @@ After the page's first paragraph (a phone's first screen) the hook puts a filter
 (``form.support-matrix-filter``, in the page's language from ``[support_matrix.filter]`` of the
 messages): two lists, the hardware (the data's rows) and the format (the data's ``formats``; each
 table's ``formats`` puts every column under one), a button that shows everything again and a status
-line that screen readers read out. Each row carries ``data-row`` and each cell of a format's column
-``data-format``; ``docs/overrides/assets/support-matrix.js`` (loaded by the page, ``defer``) shows
+line that screen readers read out. Each column's header carries ``data-format`` (the rows are the
+data's, in the hardware list's order; nothing more per cell: the page is at its HTML budget);
+``docs/overrides/assets/support-matrix.js`` (loaded by the page, ``defer``) shows
 the form and hides the rows, columns and tables the reader did not choose, and keeps the choice in
 the address (``?hardware=sm89&format=float8``). The form is ``hidden`` in the HTML: without
 JavaScript the whole matrix shows, and no control that does nothing.
@@ -158,11 +159,8 @@ def on_page_content(html, page, config, files, **kwargs):
         for th, fmt in zip(table.select("thead th"), formats):
             if fmt:
                 th["data-format"] = fmt
-        for row, tr in zip(data["rows"], table.select("tbody tr")):
-            tr["data-row"] = row
-            for th, td, fmt in zip(headers, tr.find_all("td"), formats):
-                if fmt:
-                    td["data-format"] = fmt
+        for tr in table.select("tbody tr"):
+            for th, td in zip(headers, tr.find_all("td")):
                 td["data-label"] = th
                 # the value and its footnote refs in one element: one item of the phone layout's grid
                 value = tree.new_tag("span", attrs={"class": "support-matrix__value"})

@@ -1,5 +1,5 @@
 /* The support matrix's filter (docs/hooks/support_matrix.py writes the form, hidden, and the
-   data-row / data-format attributes of the tables; issue 42). A reader picks their hardware and a
+   data-format of each column's header; issue 42). A reader picks their hardware and a
    format: the other rows, the other formats' columns and the tables without that format are hidden,
    a status line says how many tables show (read out by screen readers), and the choice goes into the
    address (?hardware=sm89&format=float8) so that it can be bookmarked or shared. Without this script
@@ -27,22 +27,27 @@
     return p;
   }
 
+  // the rows of every table are the hardware list's, in its order (docs/hooks/support_matrix.py)
+  var rows = Array.prototype.map.call(hardware.options, function (o) { return o.value; }).filter(Boolean);
+
   function apply(updateAddress) {
     var row = hardware.value;
     var fmt = format.value;
     var shown = 0;
     tables.forEach(function (wrapper) {
-      var matching = fmt ? wrapper.querySelectorAll('thead th[data-format="' + fmt + '"]').length : 1;
+      var heads = wrapper.querySelectorAll("thead th");
+      var columns = Array.prototype.map.call(heads, function (th) { return th.getAttribute("data-format"); });
+      var matching = fmt ? columns.filter(function (c) { return c === fmt; }).length : 1;
+      var other = function (i) { return fmt !== "" && columns[i] !== null && columns[i] !== fmt; };
       wrapper.hidden = matching === 0;
       var none = note(wrapper);
       none.hidden = matching !== 0;
       none.textContent = matching ? "" : form.dataset.none.replace("{format}", format.options[format.selectedIndex].text);
       if (matching) shown += 1;
-      wrapper.querySelectorAll("tbody tr[data-row]").forEach(function (tr) {
-        tr.hidden = row !== "" && tr.dataset.row !== row;
-      });
-      wrapper.querySelectorAll("[data-format]").forEach(function (cell) {
-        cell.hidden = fmt !== "" && cell.dataset.format !== fmt;
+      Array.prototype.forEach.call(heads, function (th, i) { th.hidden = other(i); });
+      wrapper.querySelectorAll("tbody tr").forEach(function (tr, r) {
+        tr.hidden = row !== "" && rows[r] !== row;
+        Array.prototype.forEach.call(tr.children, function (td, i) { td.hidden = other(i); });
       });
     });
     var template = row || fmt ? form.dataset.status : form.dataset.statusAll;
