@@ -110,13 +110,41 @@ def test_both_languages_quote_the_same_messages():
     assert len(quoted_messages("en")) >= 30
 
 
+# Messages of installed libraries that no run on a CPU prints (they need a GPU, another torch, or a
+# package left out on purpose): each is read, word for word, from the library's installed source
+# (package, file relative to its folder). The pages mark them "not run here".
+FROM_SOURCE = {
+    "Using FP8 quantized models requires a GPU or XPU, we will default to dequantizing the model to bf16":
+        ("transformers", "quantizers/quantizer_finegrained_fp8.py"),
+    "ValueError: You cannot cast a bitsandbytes model in a new `dtype`.": ("transformers", "modeling_utils.py"),
+    "Skipping import of cpp extensions due to incompatible torch version.": ("torchao", "__init__.py"),
+}
+
+
+def _installed_source(package: str, relative: str) -> str:
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)  # found without importing it (transformers imports torchao)
+    if spec is None or not spec.submodule_search_locations:
+        pytest.skip(f"{package} is not installed (the site's examples extra)")
+    return (Path(next(iter(spec.submodule_search_locations))) / relative).read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("message", quoted_messages("en"))
 def test_each_quoted_message_was_printed_by_pytorch(message):
-    """The text after 'SomeError: ' occurs in a checked output, with the same exception or warning name."""
+    """The text after 'SomeError: ' occurs in a checked output, with the same exception or warning name;
+    or, for a message no CPU run prints, in the installed library's source (``FROM_SOURCE``)."""
     typed = TYPED.match(message)
     kind, text = typed.groups() if typed else (None, message)
+    if message in FROM_SOURCE:
+        assert text in _installed_source(*FROM_SOURCE[message]), f"{message!r}: not in {FROM_SOURCE[message]}"
+        return
     found = [path for path, out in checked_outputs().items() if text in out and (kind is None or kind in out)]
     assert found, f"{message!r} is in no snippets/**/*.out: copy it from a real run"
+
+
+def test_every_message_read_from_source_is_still_quoted():
+    assert set(FROM_SOURCE) <= set(quoted_messages("en")), set(FROM_SOURCE) - set(quoted_messages("en"))
 
 
 @pytest.mark.parametrize("lang", LANGS)
