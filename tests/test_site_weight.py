@@ -41,8 +41,13 @@ BUDGETS = {
 # (compiled model differs from eager, mixed precision on a Mac, ONNX export, an LLM in int8), the
 # Mac and no-speed-up wording and hyphenated words kept joined too (issue 42: ja 1,208 KB, en 1,171 KB
 # on 2026-11-29). Since 2026-11-28 the index is fetched when the reader opens search, not with
-# every page (docs/overrides/partials/search-on-demand.html).
-SEARCH_INDEX_BUDGET = 1250 * KB
+# every page (docs/overrides/partials/search-on-demand.html). 1,400 KB since the four pages of issues
+# 41 and 43 (AMP recipes, attention in low precision, LLM checkpoints, the number explorer: ja 1,322 KB,
+# en 1,266 KB on 2026-11-29). What a reader's browser downloads, once, when opening search, is the
+# gzipped index (the build writes search_index.json.gz, docs/hooks/precompress.py; hosts compress
+# it themselves): ja 356 KB; SEARCH_INDEX_SENT_BUDGET holds that.
+SEARCH_INDEX_BUDGET = 1400 * KB
+SEARCH_INDEX_SENT_BUDGET = 400 * KB
 # No stylesheet may be larger than this (the notebook CSS was 595 KB inline on every notebook page).
 STYLESHEET_BUDGET = 150 * KB
 
@@ -65,8 +70,11 @@ def test_pages_within_budget(built_site):
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_search_index_within_budget(built_site, lang):
-    size = (built_site / lang / "search" / "search_index.json").stat().st_size
+    index = built_site / lang / "search" / "search_index.json"
+    size = index.stat().st_size
     assert size <= SEARCH_INDEX_BUDGET, f"{lang} search index is {size:,} B, budget {SEARCH_INDEX_BUDGET:,} B"
+    sent = index.with_name(index.name + ".gz").stat().st_size
+    assert sent <= SEARCH_INDEX_SENT_BUDGET, f"{lang} gzipped search index is {sent:,} B, budget {SEARCH_INDEX_SENT_BUDGET:,} B"
 
 
 def test_no_heavy_stylesheet(built_site):
