@@ -99,7 +99,16 @@ def _headword(term: dict, lang: str) -> str:
     other = _other(term, lang)
     inner = re.fullmatch(r"(.*?)\s*\((.*)\)", term[lang]) if lang == "ja" and other else None
     if inner:
-        return f"**{inner.group(1)}**{{#{term['id']}}}({inner.group(2)}、{other[1:-1]})"
+        name = other[1:-1]
+        if name == inner.group(2):
+            # 信号対量子化雑音比(SQNR) and "SQNR (signal-to-...)": the English short form is the
+            # abbreviation already in the parenthesis, so name the English in full instead of
+            # printing (SQNR、SQNR).
+            spelled = re.fullmatch(r".*?\s*\((.*)\)", term["en"])
+            if not spelled:
+                return f"**{inner.group(1)}**{{#{term['id']}}}({inner.group(2)})"
+            name = spelled.group(1)
+        return f"**{inner.group(1)}**{{#{term['id']}}}({inner.group(2)}、{name})"
     return f"**{term[lang]}**{{#{term['id']}}}{other}"
 
 
