@@ -7,10 +7,12 @@ the page's path with ``-`` for ``/``, e.g. ``amp-autocast.ipynb``) and a link to
 every page, kept out of the search index). Notebook pages (``*.ipynb``) keep their own notebook
 (downloads.py links it).
 
-The notebook is made from the same plan as the copy-paste test's run
-(tests/support/paste_plan.py ``plan_blocks``: the page's python fences matched with its built code
-blocks, each block's code exactly as the copy button gives it, on the Japanese site with the
-Japanese comments), so what the test runs pasted is what the notebook holds:
+The notebook is made as the copy-paste test plans its run (tests/support/paste_plan.py
+``plan_blocks``: the page's python fences matched with its built code blocks, each block's code
+exactly as the copy button gives it, on the Japanese site with the Japanese comments; the build
+imports no test code, so :func:`page_blocks` does the same here, and tests/test_page_notebooks.py
+checks each notebook against the test's own plan), so what the test runs pasted is what the
+notebook holds:
 
 * one code cell per block, in page order, its source the copied text byte for byte;
 * a block titled with a file name ("save as ``name.py`` and run ``python name.py``") becomes a
@@ -33,18 +35,18 @@ and runs some in a Jupyter kernel in the reader virtualenv.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import posixpath
 import re
+from copy import copy
+from dataclasses import dataclass
 from pathlib import Path
 
 from _common import edited, label, lang, page_tree
 from mkdocs.exceptions import PluginError
 
-from docs_tools.docs_model import HEADING, fence_lines, parse_markdown
+from docs_tools.docs_model import EXPECTED_OUTPUT, HEADING, fence_lines, parse_markdown
 from docs_tools.snippets import snippet_meta
-from tests.support import paste_plan
 
 LINK_LABEL = {"ja": "このページをノートブック({name})でダウンロード", "en": "Download this page as a notebook ({name})"}
 INTRO = {
@@ -86,29 +88,71 @@ MODULE_NOTE = {
     "en": "The next cell needs {modules}, which is installed separately (see the page).",
 }
 ATTR_LIST = re.compile(r"\s*\{[^}]*\}\s*$")
-CUDA_MARKERS = paste_plan.CUDA_MARKERS
+# As tests/support/paste_plan.py has them:
+CUDA_MARKERS = ("pytest.mark.cuda",)
+ANNOTATION_COMMENT = re.compile(r"[ \t]*#\s*\(\d+\)!?[ \t]*$", re.MULTILINE)
+FENCE_TITLE = re.compile(r'\btitle="(?P<title>[^"]+)"')
+EXPECTED_MARKER = f"<!--{EXPECTED_OUTPUT}-->"
 
 
 def notebook_name(src_uri: str) -> str:
     """``amp/autocast.md`` -> ``amp-autocast.ipynb``; ``amp/index.md`` -> ``amp.ipynb``; ``index.md`` -> ``index.ipynb``."""
     stem = src_uri.rsplit(".", 1)[0]
-    if stem.endswith("/index"):
-        stem = stem[: -len("/index")]
+    stem = stem.removesuffix("/index")
     return stem.replace("/", "-") + ".ipynb"
 
 
-def _plan(md, tree) -> list:
-    """The copy-paste test's plan of this page (paste_plan.plan_blocks) from the page's code blocks."""
+@dataclass
+class Block:
+    """A python block as the copy-paste test plans it (tests/support/paste_plan.py ``Block``)."""
+
+    kind: str  # "paste", or "file" for a block titled with a file name
+    code: str  # exactly what the copy button gives
+    title: str | None
+    expected: str | None  # the checked output shown right under it
+
+
+def copied_text(code_el) -> str:
+    """What Material's copy button copies from a ``<code>`` (paste_plan.copied_text): annotations
+    left out (at build time still their ``# (1)!`` comments), trailing white space trimmed."""
+    el = copy(code_el)
+    for annotation in el.select(".md-annotation"):
+        annotation.decompose()
+    return ANNOTATION_COMMENT.sub("", el.get_text()).rstrip()
+
+
+def page_blocks(md, tree) -> list[Block]:
+    """The page's python blocks as the copy-paste test plans them (paste_plan.plan_blocks), from the
+    page's code blocks in the shared tree: the docs build does not import the tests
+    (tests/test_machinery.py), so the plan is made here the same way, and tests/test_page_notebooks.py
+    checks every notebook against the test's own plan of the built page."""
     html = []
     for div in tree.select("div.highlight"):
         title = div.select_one("span.filename")
         html.append((div.select_one("pre code"), title.get_text().strip() if title else None))
-    # Whether a block is skipped on this machine does not change the notebook: the plan asks only
-    # for its skip reason, which is not used here (no torch import in the build for it).
-    with contextlib.ExitStack() as stack:
-        stack.callback(setattr, paste_plan, "_has_cuda", paste_plan._has_cuda)
-        paste_plan._has_cuda = lambda: True
-        return paste_plan.plan_blocks(md, html, has_module=lambda name: True)
+    if len(html) != len(md.fences):
+        raise PluginError(f"docs/{md.lang}/{md.rel}: {len(md.fences)} fences in the Markdown but {len(html)} code "
+                          "blocks in the page; cannot tell which is which")
+    lines = md.text.splitlines()
+    blocks = []
+    for pos, (fence, (code_el, _)) in enumerate(zip(md.fences, html)):
+        if not _is_python(fence):
+            continue
+        m = FENCE_TITLE.search(fence.info)
+        title = m.group("title") if m else None
+        block = Block("file" if title else "paste", copied_text(code_el), title, None)
+        nxt = md.fences[pos + 1] if pos + 1 < len(md.fences) else None
+        if nxt is not None and nxt.info == "text":
+            between = [ln.strip() for ln in lines[fence.lineno : nxt.lineno - 1] if ln.strip()]
+            include = fence.include
+            if (include and nxt.include == include[:-3] + ".out") or (between and between[-1] == EXPECTED_MARKER):
+                block.expected = html[pos + 1][0].get_text()
+        blocks.append(block)
+    return blocks
+
+
+def _is_python(fence) -> bool:
+    return fence.info == "python" or fence.info.startswith("python ")
 
 
 def _events(md) -> list[tuple[int, str, object]]:
@@ -123,7 +167,7 @@ def _events(md) -> list[tuple[int, str, object]]:
         if m and len(m.group("hashes")) >= 2:
             events.append((i + 1, "heading", (len(m.group("hashes")), ATTR_LIST.sub("", m.group("text")))))
     for fence in md.fences:
-        if fence.info == "python" or fence.info.startswith("python "):
+        if _is_python(fence):
             events.append((fence.lineno, "fence", fence))
     return sorted(events, key=lambda e: e[0])
 
@@ -237,13 +281,10 @@ def on_page_content(html_content, page, config, files, **kwargs):
     if "```python" not in text:  # the copy-paste test's choice of pages (tests/test_copy_paste.py)
         return html_content
     md = parse_markdown(text, lang(config), src)
-    if not any(f.info == "python" or f.info.startswith("python ") for f in md.fences):
+    if not any(_is_python(f) for f in md.fences):
         return html_content
     tree = page_tree(html_content, page)  # parsed once for every hook (_common.py)
-    try:
-        blocks = _plan(md, tree)
-    except AssertionError as error:
-        raise PluginError(f"{src}: no notebook: {error}") from error
+    blocks = page_blocks(md, tree)
 
     def labels(table, **values):
         return label(table, config, **values)
