@@ -78,8 +78,8 @@ def test_every_probe_dry_run_passes_on_the_cpu(name):
     """The probe's whole code path runs on this CPU, with only the GPU-only calls substituted."""
     result = run_probe(name, "cpu")
     module = load(name)
-    assert result.cell_id == f"sm90.{module.CELL}"  # the dry run names the row it was written for
-    assert result.probe == name and result.footnote == module.FOOTNOTE and not result.decides
+    assert result.cell_id == f"sm90.{module.PROBE.cell}"  # the dry run names the row it was written for
+    assert result.probe == name and result.footnote == module.PROBE.footnote and not result.decides
     assert result.evidence.startswith("dry run on the CPU, decides nothing"), result.evidence
     assert result.warnings == (), result.warnings  # warnings are errors here: none may be recorded
     assert result.seconds is not None and result.seconds < 60
@@ -102,11 +102,12 @@ def test_every_probe_names_cells_of_the_support_matrix(name, lang):
     assert len(ids) == len(NVIDIA_ROWS)
     missing = [i for i in ids if i not in cells]
     assert not missing, f"{name} decides cells that are not in docs/{lang}/support-matrix.md: {missing}"
-    assert module.FOOTNOTE in footnotes, f"[^{module.FOOTNOTE}] is not a footnote of docs/{lang}/support-matrix.md"
-    cited = [i for i in ids if module.FOOTNOTE in _notes(cells[i])]
-    assert cited, f"no cell of {name}'s column cites [^{module.FOOTNOTE}]"
+    footnote = module.PROBE.footnote
+    assert footnote in footnotes, f"[^{footnote}] is not a footnote of docs/{lang}/support-matrix.md"
+    cited = [i for i in ids if footnote in _notes(cells[i])]
+    assert cited, f"no cell of {name}'s column cites [^{footnote}]"
     # the footnote tells the reader that the probe exists, by name
-    assert "python -m benchmarks.probes" in footnotes[module.FOOTNOTE] and f"`{name}`" in footnotes[module.FOOTNOTE]
+    assert "python -m benchmarks.probes" in footnotes[footnote] and f"`{name}`" in footnotes[footnote]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

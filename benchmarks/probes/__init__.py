@@ -7,8 +7,10 @@ the evidence and the real exception text) under an environment stamp (GPU, compu
 driver, torch, CUDA, torchao). ``--dry-run`` runs the same code on this CPU, substituting only the
 GPU-only calls, to prove the probes before a GPU is at hand; it decides nothing.
 
-Each probe is a module with ``CELL`` (the cell id without its ``sm<capability>`` row), ``FOOTNOTE``
-(the support matrix's footnote for that cell), ``SOURCE``, ``QUESTION`` and ``run(device)``:
+Each probe is a module with ``PROBE``, a [Probe][benchmarks.probes.base.Probe] (the cell id without
+its ``sm<capability>`` row, the support matrix's footnote for that cell, the source line it quotes,
+the question and the dry run's stand-ins), and ``run(device)``, built from the skeleton in
+``benchmarks.probes.base``:
 
 - ``float8_e5m2_inference``: float8 inference with e5m2 activations or weights;
 - ``int8_dynamic``: torchao's dynamic int8, and whether ``torch._int_mm`` did the product;
@@ -33,7 +35,7 @@ def load(name: str) -> ModuleType:
     """The module of probe ``name`` (imports no torchao: each probe does that when it runs).
 
     Examples:
-        >>> load("int8_dynamic").CELL
+        >>> load("int8_dynamic").PROBE.cell
         'int8-torchao.dynamic'
     """
     if name not in PROBES:
@@ -48,4 +50,4 @@ def cell_ids(name: str) -> list[str]:
         >>> cell_ids("float8_e5m2_inference")[-2:]
         ['sm90.float8-inference.e5m2', 'sm100.float8-inference.e5m2']
     """
-    return [cell_id(row, load(name).CELL) for row in NVIDIA_ROWS]
+    return [cell_id(row, load(name).PROBE.cell) for row in NVIDIA_ROWS]

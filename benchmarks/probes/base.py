@@ -1,4 +1,5 @@
-"""What every probe shares: its result record, the support matrix's cell ids, a guarded attempt.
+"""What every probe shares: its identity, its result record, the support matrix's cell ids, the
+layer it quantizes, a guarded attempt and the verdict.
 
 A probe asks one question of the support matrix (``docs/*/support-matrix.md``) that no run,
 source line or data sheet behind the page has settled, and answers it on the GPU at hand: it
@@ -9,10 +10,18 @@ A cell id is ``sm<major><minor>.<table>.<column>``: the compute capability of th
 heading id of the matrix's table (``float8-inference``) and its column header made an id
 (``e5m2``, ``tinygemm packing`` -> ``tinygemm-packing``). ``tests/test_gpu_probes.py`` checks
 that every probe's cells exist on the page, in both languages.
+
+A probe module holds a [Probe][benchmarks.probes.base.Probe] named ``PROBE`` (its cell, footnote,
+source line, question and what its dry run substitutes) and ``run(device)``, which builds its case
+with [linear_case][benchmarks.probes.base.linear_case], tries the workflow with
+[run_config][benchmarks.probes.base.run_config], judges it with
+[verdict][benchmarks.probes.base.verdict] and [product][benchmarks.probes.base.product], and
+returns ``PROBE.result(...)``. Only what the probe asks differs from one module to the next.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -22,6 +31,7 @@ from typing import Any
 from unittest import mock
 
 import torch
+from torch import nn
 
 from benchmarks.config import relative_l2
 
@@ -29,13 +39,19 @@ __all__ = [
     "NVIDIA_ROWS",
     "OUTCOMES",
     "Attempt",
+    "LinearCase",
+    "Probe",
     "ProbeResult",
     "attempt",
     "capability_of",
     "cell_id",
     "column_id",
     "error_text",
+    "kernels_line",
+    "linear_case",
     "patched",
+    "product",
+    "run_config",
     "stand_in_op",
     "verdict",
 ]
@@ -293,6 +309,171 @@ def stand_in_op(name: str, impl: Callable[..., Any]) -> Callable[..., Any]:
             return impl(*args, **kwargs)
 
     return call
+
+
+@dataclass(frozen=True)
+class Probe:
+    """Who a probe is: the cell it decides and what the support matrix cites for it.
+
+    Each probe module binds one as ``PROBE``; the command reads the module's ``PROBE`` and calls its
+    ``run(device)``.
+
+    Attributes:
+        cell: The cell id without its ``sm<capability>`` row (``int4.tinygemm-packing``).
+        footnote: The support-matrix footnote the cell cites, without ``[^ ]``.
+        source: The line of library source the footnote quotes (a link).
+        question: What the probe asks, in one sentence (``--list`` prints it).
+        stand_in: What the dry run on a CPU substitutes for the GPU-only calls.
+
+    Examples:
+        >>> p = Probe("int4.tinygemm-packing", "tinygemm", "https://example.org", "Does it run?", "nothing")
+        >>> r = p.result("cpu", "works", ["ran", "its product: x"], native=True, kernels=("k",) * 9)
+        >>> r.cell_id, r.evidence.splitlines(), r.footnote, len(r.kernels)
+        ('sm90.int4.tinygemm-packing', ['ran', 'its product: x'], 'tinygemm', 8)
+    """
+
+    cell: str
+    footnote: str
+    source: str
+    question: str
+    stand_in: str
+
+    def result(
+        self,
+        device: str,
+        outcome: str,
+        lines: Sequence[str],
+        *,
+        error: str | None = None,
+        native: bool | None = None,
+        kernels: Sequence[str] = (),
+    ) -> ProbeResult:
+        """The probe's result for the cell of this GPU's compute capability (the stand-in's on a CPU).
+
+        Args:
+            device: ``"cuda"``, or ``"cpu"`` for the dry run.
+            outcome: One of ``OUTCOMES``.
+            lines: The evidence, one line per attempt or finding.
+            error: What the workflow raised (``Type: message``), or None.
+            native: Whether the low-precision kernel ran; None where the workflow did not run.
+            kernels: The CUDA kernels that ran (the first 8 are kept).
+        """
+        return ProbeResult(
+            cell_id=cell_id(capability_of(device), self.cell),
+            outcome=outcome,
+            evidence="\n".join(lines),
+            error=error,
+            native=native,
+            footnote=self.footnote,
+            source=self.source,
+            kernels=tuple(kernels)[:8],
+        )
+
+
+@dataclass(frozen=True)
+class LinearCase:
+    """The layer a probe quantizes: a seeded ``nn.Linear``, its input and their float64 product.
+
+    Attributes:
+        model: The layer, in evaluation mode, on the probe's device.
+        x: Its input, ``rows`` by ``in_features``.
+        reference: ``x @ W.T (+ b)`` in float64, what the quantized layer is judged against.
+    """
+
+    model: nn.Linear
+    x: torch.Tensor
+    reference: torch.Tensor
+
+    def quantized(self, make_config: Callable[[], Any]) -> Callable[[], torch.Tensor]:
+        """The workflow of a torchao config: build it, quantize a copy of the layer with ``quantize_``, run it on ``x``."""
+        from torchao.quantization import quantize_
+
+        q = copy.deepcopy(self.model)
+
+        def call() -> torch.Tensor:
+            quantize_(q, make_config())
+            return q(self.x)
+
+        return call
+
+
+def linear_case(
+    device: str,
+    in_features: int,
+    out_features: int,
+    *,
+    dtype: torch.dtype = torch.bfloat16,
+    bias: bool = False,
+    rows: int = 64,
+) -> LinearCase:
+    """A seeded ``nn.Linear(in_features, out_features)`` in ``dtype`` on ``device``, its input and the float64 product.
+
+    The global seed is 0, set before the layer and then the input are drawn, so a probe's operands
+    are the same on every run and device.
+
+    Examples:
+        >>> case = linear_case("cpu", 32, 16, dtype=torch.float32, bias=True, rows=4)
+        >>> tuple(case.x.shape), case.reference.dtype, case.model.training
+        ((4, 32), torch.float64, False)
+        >>> bool(torch.allclose(case.model(case.x).double(), case.reference, atol=1e-5))
+        True
+    """
+    torch.manual_seed(0)
+    model = nn.Linear(in_features, out_features, bias=bias).to(device=device, dtype=dtype).eval()
+    x = torch.randn(rows, in_features, device=device, dtype=dtype)
+    reference = x.double() @ model.weight.double().t()
+    if bias:
+        reference = reference + model.bias.double()
+    return LinearCase(model, x, reference)
+
+
+def run_config(
+    case: LinearCase,
+    label: str,
+    make_config: Callable[[], Any],
+    device: str,
+    stand_ins: Callable[[], Sequence[tuple[Any, str, Any]]] | None = None,
+) -> Attempt:
+    """Make a torchao config and try its workflow on ``case``, with the dry run's stand-ins on a CPU.
+
+    Args:
+        case: The layer and input.
+        label: What is tried, for the evidence.
+        make_config: Builds the config, inside the guarded attempt: whatever torchao raises, from
+            the config to the forward pass, is the finding.
+        device: ``"cuda"``, or ``"cpu"`` for the dry run.
+        stand_ins: Returns the ``(object, name, value)`` substitutions of the dry run
+            ([patched][benchmarks.probes.base.patched]); called on a CPU only.
+
+    Returns:
+        The attempt.
+    """
+    with patched(stand_ins() if stand_ins is not None and device == "cpu" else []):
+        return attempt(label, case.quantized(make_config), device)
+
+
+def product(a: Attempt, op: str, device: str) -> tuple[bool | None, list[str]]:
+    """Whether the workflow's product ran as operator ``op``, and the evidence lines that say so.
+
+    Returns:
+        ``(native, lines)``: None and no lines where the workflow raised; on a GPU the lines end with
+        the CUDA kernels that ran.
+
+    Examples:
+        >>> product(Attempt("x", output=torch.ones(1), ops=frozenset({"aten::mm"})), "aten::mm", "cpu")
+        (True, ['its product: aten::mm'])
+        >>> product(Attempt("x", output=torch.ones(1)), "aten::mm", "cpu")
+        (False, ['its product: no aten::mm ran'])
+        >>> product(Attempt("x", error="RuntimeError: no"), "aten::mm", "cpu")
+        (None, [])
+    """
+    if a.error is not None:
+        return None, []
+    native = a.ran(op)
+    lines = ["its product: " + (op if native else f"no {op} ran")]
+    if device == "cuda":
+        lines.append(kernels_line(a.kernels))
+    return native, lines
 
 
 def traceback_tail(err: BaseException, lines: int = 6) -> str:

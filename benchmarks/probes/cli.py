@@ -99,12 +99,12 @@ def run_probe(name: str, device: str) -> ProbeResult:
             except Exception:  # noqa: BLE001
                 capability = (0, 0)
             result = ProbeResult(
-                cell_id=cell_id(capability, module.CELL),
+                cell_id=cell_id(capability, module.PROBE.cell),
                 outcome="undecided",
                 evidence="the probe's own code failed:\n" + traceback_tail(err),
                 error=error_text(err),
-                footnote=module.FOOTNOTE,
-                source=module.SOURCE,
+                footnote=module.PROBE.footnote,
+                source=module.PROBE.source,
             )
     seen: list[str] = []
     for w in caught:
@@ -113,7 +113,7 @@ def run_probe(name: str, device: str) -> ProbeResult:
             seen.append(text)
     evidence = result.evidence
     if device == "cpu":
-        evidence = f"dry run on the CPU, decides nothing ({module.STAND_IN})\n{evidence}"
+        evidence = f"dry run on the CPU, decides nothing ({module.PROBE.stand_in})\n{evidence}"
     return replace(result, probe=name, evidence=evidence, seconds=round(time.perf_counter() - start, 2),
                    warnings=tuple(seen))
 
@@ -204,9 +204,9 @@ def environment_stamp(dry_run: bool) -> dict[str, Any]:
 
 
 def _not_run(name: str, capability: tuple[int, int], why: str) -> ProbeResult:
-    module = load(name)
-    return ProbeResult(cell_id=cell_id(capability, module.CELL), outcome="undecided", evidence=why, error=None,
-                       probe=name, footnote=module.FOOTNOTE, source=module.SOURCE)
+    probe = load(name).PROBE
+    return ProbeResult(cell_id=cell_id(capability, probe.cell), outcome="undecided", evidence=why, error=None,
+                       probe=name, footnote=probe.footnote, source=probe.source)
 
 
 def _in_child(name: str, device: str, limit: float, capability: tuple[int, int]) -> tuple[ProbeResult, bool]:
@@ -246,8 +246,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from benchmarks.probes import cell_ids
 
         for name in PROBES:
-            module = load(name)
-            print(f"{name}: {module.QUESTION}\n  cells: {', '.join(cell_ids(name))}\n  footnote: [^{module.FOOTNOTE}]")
+            probe = load(name).PROBE
+            print(f"{name}: {probe.question}\n  cells: {', '.join(cell_ids(name))}\n  footnote: [^{probe.footnote}]")
         return 0
     if args.out is None:
         print("error: --out DIR is needed: the folder that gets probes.json", file=sys.stderr)

@@ -15,29 +15,20 @@ is bypassed, and PyTorch's CPU ``_scaled_mm`` multiplies instead of the CUDA ker
 
 from __future__ import annotations
 
-import copy
-
 import torch
-from torch import nn
 
-from benchmarks.probes.base import (
-    ProbeResult,
-    attempt,
-    capability_of,
-    cell_id,
-    kernels_line,
-    patched,
-    verdict,
+from benchmarks.probes import base
+from benchmarks.probes.base import Probe, ProbeResult
+
+__all__ = ["PROBE", "run"]
+
+PROBE = Probe(
+    cell="float8-inference.e5m2",
+    footnote="f8e5m2inf",
+    source="https://github.com/pytorch/ao/blob/v0.18.0/torchao/quantization/quant_api.py#L1164-L1165",
+    question="Does torchao's float8 inference run, and give right results, with e5m2 activations or weights?",
+    stand_in="torchao's hardware check bypassed; PyTorch's CPU _scaled_mm multiplies",
 )
-
-__all__ = ["CELL", "FOOTNOTE", "QUESTION", "SOURCE", "STAND_IN", "run"]
-
-CELL = "float8-inference.e5m2"
-FOOTNOTE = "f8e5m2inf"
-SOURCE = "https://github.com/pytorch/ao/blob/v0.18.0/torchao/quantization/quant_api.py#L1164-L1165"
-QUESTION = "Does torchao's float8 inference run, and give right results, with e5m2 activations or weights?"
-#: What the dry run on a CPU substitutes.
-STAND_IN = "torchao's hardware check bypassed; PyTorch's CPU _scaled_mm multiplies"
 #: e5m2 keeps 2 mantissa bits (a rounding error up to 12.5 % per value); a layout or scale bug
 #: gives errors near 100 %.
 WRONG_LIMIT = 0.25
@@ -50,40 +41,24 @@ VARIANTS = {
 }
 
 
+def _stand_ins() -> list[tuple[object, str, object]]:
+    """The dry run's one substitution: torchao asserts compute capability >= 8.9 before quantizing."""
+    from torchao.quantization import quant_api
+
+    return [(quant_api, "_check_hardware_support", lambda granularity: None)]
+
+
 def run(device: str) -> ProbeResult:
-    """Quantize and run a Linear with each e5m2 variant on ``device``.
+    """Quantize and run a Linear with each e5m2 variant on ``device`` (``"cpu"``: the dry run)."""
+    from torchao.quantization import Float8DynamicActivationFloat8WeightConfig
 
-    Args:
-        device: ``"cuda"``, or ``"cpu"`` for the dry run.
-
-    Returns:
-        The result for the cell of this GPU's compute capability.
-    """
-    from torchao.quantization import (
-        Float8DynamicActivationFloat8WeightConfig,
-        quant_api,
-        quantize_,
-    )
-
-    capability = capability_of(device)
-    torch.manual_seed(0)
-    model = nn.Linear(256, 256, bias=False).to(device=device, dtype=torch.bfloat16).eval()
-    x = torch.randn(64, 256, device=device, dtype=torch.bfloat16)
-    reference = x.double() @ model.weight.double().t()
-    # the dry run's one substitution: torchao asserts compute capability >= 8.9 before quantizing
-    stand_in = [(quant_api, "_check_hardware_support", lambda granularity: None)] if device == "cpu" else []
-    attempts = []
-    with patched(stand_in):
-        for label, (activation_dtype, weight_dtype) in VARIANTS.items():
-            q = copy.deepcopy(model)
-            config = Float8DynamicActivationFloat8WeightConfig(activation_dtype=activation_dtype, weight_dtype=weight_dtype)
-
-            def call(q=q, config=config) -> torch.Tensor:
-                quantize_(q, config)
-                return q(x)
-
-            attempts.append(attempt(label, call, device))
-    verdicts = [verdict(a, reference, WRONG_LIMIT) for a in attempts]
+    case = base.linear_case(device, 256, 256)
+    attempts = [
+        base.run_config(case, label, lambda a=activation, w=weight: Float8DynamicActivationFloat8WeightConfig(
+            activation_dtype=a, weight_dtype=w), device, _stand_ins)
+        for label, (activation, weight) in VARIANTS.items()
+    ]
+    verdicts = [base.verdict(a, case.reference, WRONG_LIMIT) for a in attempts]
     outcomes = [o for o, _ in verdicts]
     lines = [line + (" (float8 product: _scaled_mm)" if a.ran("scaled_mm") else "") for a, (_, line) in zip(attempts, verdicts)]
     ran = [a for a, o in zip(attempts, outcomes) if o != "refused"]
@@ -95,15 +70,7 @@ def run(device: str) -> ProbeResult:
         outcome = "refused"
     kernels = tuple(k for a in ran for k in a.kernels)
     if device == "cuda":
-        lines.append(kernels_line(kernels))
+        lines.append(base.kernels_line(kernels))
     errors = [f"{a.label}: {a.error}" for a in attempts if a.error]
-    return ProbeResult(
-        cell_id=cell_id(capability, CELL),
-        outcome=outcome,
-        evidence="\n".join(lines),
-        error=" | ".join(errors) or None,
-        native=all(a.ran("scaled_mm") for a in ran) if ran else None,
-        footnote=FOOTNOTE,
-        source=SOURCE,
-        kernels=kernels[:8],
-    )
+    native = all(a.ran("scaled_mm") for a in ran) if ran else None
+    return PROBE.result(device, outcome, lines, error=" | ".join(errors) or None, native=native, kernels=kernels)

@@ -15,33 +15,22 @@ kernel's name.
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 
 import torch
-from torch import nn
 
-from benchmarks.probes.base import (
-    ProbeResult,
-    attempt,
-    capability_of,
-    cell_id,
-    kernels_line,
-    patched,
-    stand_in_op,
-    verdict,
+from benchmarks.probes import base
+from benchmarks.probes.base import Probe, ProbeResult
+
+__all__ = ["PROBE", "run"]
+
+PROBE = Probe(
+    cell="int4.int4weightonlyconfig",
+    footnote="mslk",
+    source="https://github.com/pytorch/ao/blob/v0.18.0/torchao/quantization/quantize_/workflows/int4/int4_tensor.py#L225",
+    question="Does Int4WeightOnlyConfig() (MSLK's int4 kernel) run on this GPU, with right results?",
+    stand_in="MSLK's quantize, pack and bf16i4bf16_rowwise replaced by plain CPU code with the same shapes",
 )
-
-__all__ = ["CELL", "FOOTNOTE", "QUESTION", "SOURCE", "STAND_IN", "run"]
-
-CELL = "int4.int4weightonlyconfig"
-FOOTNOTE = "mslk"
-SOURCE = (
-    "https://github.com/pytorch/ao/blob/v0.18.0/torchao/quantization/quantize_/workflows/int4/int4_tensor.py#L225"
-)
-QUESTION = "Does Int4WeightOnlyConfig() (MSLK's int4 kernel) run on this GPU, with right results?"
-#: What the dry run on a CPU substitutes.
-STAND_IN = "MSLK's quantize, pack and bf16i4bf16_rowwise replaced by plain CPU code with the same shapes"
 WRONG_LIMIT = 0.3
 
 
@@ -82,7 +71,7 @@ def _stand_ins() -> list[tuple[object, str, object]]:
     return [
         (int4_tensor, "int4_row_quantize_zp", _quantize_zp),
         (int4_tensor, "pack_int4", _pack),
-        (torch.ops.mslk, "bf16i4bf16_rowwise", stand_in_op("mslk::bf16i4bf16_rowwise", _matmul)),
+        (torch.ops.mslk, "bf16i4bf16_rowwise", base.stand_in_op("mslk::bf16i4bf16_rowwise", _matmul)),
     ]
 
 
@@ -98,49 +87,17 @@ def _mslk_version() -> str | None:
 
 
 def run(device: str) -> ProbeResult:
-    """Quantize a Linear with ``Int4WeightOnlyConfig()`` and run it on ``device``.
+    """Quantize a Linear with ``Int4WeightOnlyConfig()`` and run it on ``device`` (``"cpu"``: the dry run)."""
+    from torchao.quantization import Int4WeightOnlyConfig
 
-    Args:
-        device: ``"cuda"``, or ``"cpu"`` for the dry run.
-
-    Returns:
-        The result for the cell of this GPU's compute capability.
-    """
-    from torchao.quantization import Int4WeightOnlyConfig, quantize_
-
-    capability = capability_of(device)
     mslk = _mslk_version()
-    torch.manual_seed(0)
-    model = nn.Linear(512, 256, bias=False).to(device=device, dtype=torch.bfloat16).eval()
-    x = torch.randn(64, 512, device=device, dtype=torch.bfloat16)
-    reference = x.double() @ model.weight.double().t()
-    q = copy.deepcopy(model)
-
-    def call() -> torch.Tensor:
-        quantize_(q, Int4WeightOnlyConfig())
-        return q(x)
-
-    with patched(_stand_ins() if device == "cpu" else []):
-        a = attempt("Int4WeightOnlyConfig()", call, device)
-    outcome, line = verdict(a, reference, WRONG_LIMIT)
-    lines = [f"mslk: {mslk or 'not installed'}", line]
-    native = None
-    if a.error is None:
-        native = a.ran("mslk::bf16i4bf16_rowwise")
-        lines.append("its product: " + ("mslk::bf16i4bf16_rowwise" if native else "no mslk::bf16i4bf16_rowwise ran"))
-        if device == "cuda":
-            lines.append(kernels_line(a.kernels))
-    elif device == "cuda" and mslk is None:
+    case = base.linear_case(device, 512, 256)
+    a = base.run_config(case, "Int4WeightOnlyConfig()", Int4WeightOnlyConfig, device, _stand_ins)
+    outcome, line = base.verdict(a, case.reference, WRONG_LIMIT)
+    native, lines = base.product(a, "mslk::bf16i4bf16_rowwise", device)
+    lines = [f"mslk: {mslk or 'not installed'}", line, *lines]
+    if a.error is not None and device == "cuda" and mslk is None:
         outcome = "undecided"
         lines.append("mslk is not installed, so torchao refused before the GPU was asked: install the MSLK build "
                      "for this torch and CUDA and run the probe again")
-    return ProbeResult(
-        cell_id=cell_id(capability, CELL),
-        outcome=outcome,
-        evidence="\n".join(lines),
-        error=a.error,
-        native=native,
-        footnote=FOOTNOTE,
-        source=SOURCE,
-        kernels=a.kernels[:8],
-    )
+    return PROBE.result(device, outcome, lines, error=a.error, native=native, kernels=a.kernels)

@@ -13,33 +13,23 @@ product go to PyTorch's CPU twins ``_convert_weight_to_int4pack_for_cpu`` and
 
 from __future__ import annotations
 
-import copy
-
 import torch
-from torch import nn
 
-from benchmarks.probes.base import (
-    ProbeResult,
-    attempt,
-    capability_of,
-    cell_id,
-    kernels_line,
-    patched,
-    stand_in_op,
-    verdict,
+from benchmarks.probes import base
+from benchmarks.probes.base import Probe, ProbeResult
+
+__all__ = ["PROBE", "run"]
+
+PROBE = Probe(
+    cell="int4.tinygemm-packing",
+    footnote="tinygemm",
+    source=(
+        "https://github.com/pytorch/ao/blob/v0.18.0/torchao/quantization/quantize_/workflows/int4/"
+        "int4_tile_packed_to_4d_tensor.py#L124-L127"
+    ),
+    question="Does Int4WeightOnlyConfig with tinygemm packing run on this GPU, with right results?",
+    stand_in="the capability check answers 9.0; packing and product run on PyTorch's CPU twins (_for_cpu)",
 )
-
-__all__ = ["CELL", "FOOTNOTE", "QUESTION", "SOURCE", "STAND_IN", "run"]
-
-CELL = "int4.tinygemm-packing"
-FOOTNOTE = "tinygemm"
-SOURCE = (
-    "https://github.com/pytorch/ao/blob/v0.18.0/torchao/quantization/quantize_/workflows/int4/"
-    "int4_tile_packed_to_4d_tensor.py#L124-L127"
-)
-QUESTION = "Does Int4WeightOnlyConfig with tinygemm packing run on this GPU, with right results?"
-#: What the dry run on a CPU substitutes.
-STAND_IN = "the capability check answers 9.0; packing and product run on PyTorch's CPU twins (_for_cpu)"
 #: int4 with a scale and zero point per 128 weights: about 7 % on this layer.
 WRONG_LIMIT = 0.3
 
@@ -55,51 +45,19 @@ def _stand_ins() -> list[tuple[object, str, object]]:
     return [
         (torch.cuda, "get_device_capability", lambda *args, **kwargs: (9, 0)),
         (torch.ops.aten, "_convert_weight_to_int4pack",
-         stand_in_op("aten::_convert_weight_to_int4pack", _convert_for_cpu)),
+         base.stand_in_op("aten::_convert_weight_to_int4pack", _convert_for_cpu)),
         (torch.ops.aten, "_weight_int4pack_mm",
-         stand_in_op("aten::_weight_int4pack_mm", torch.ops.aten._weight_int4pack_mm_for_cpu)),
+         base.stand_in_op("aten::_weight_int4pack_mm", torch.ops.aten._weight_int4pack_mm_for_cpu)),
     ]
 
 
 def run(device: str) -> ProbeResult:
-    """Quantize a Linear with tinygemm packing and run it on ``device``.
+    """Quantize a Linear with tinygemm packing and run it on ``device`` (``"cpu"``: the dry run)."""
+    from torchao.quantization import Int4WeightOnlyConfig
 
-    Args:
-        device: ``"cuda"``, or ``"cpu"`` for the dry run.
-
-    Returns:
-        The result for the cell of this GPU's compute capability.
-    """
-    from torchao.quantization import Int4WeightOnlyConfig, quantize_
-
-    capability = capability_of(device)
-    torch.manual_seed(0)
-    model = nn.Linear(512, 256, bias=False).to(device=device, dtype=torch.bfloat16).eval()
-    x = torch.randn(64, 512, device=device, dtype=torch.bfloat16)
-    reference = x.double() @ model.weight.double().t()
-    q = copy.deepcopy(model)
-
-    def call() -> torch.Tensor:
-        quantize_(q, Int4WeightOnlyConfig(int4_packing_format="tile_packed_to_4d"))
-        return q(x)
-
-    with patched(_stand_ins() if device == "cpu" else []):
-        a = attempt('Int4WeightOnlyConfig(int4_packing_format="tile_packed_to_4d")', call, device)
-    outcome, line = verdict(a, reference, WRONG_LIMIT)
-    lines = [line]
-    native = None
-    if a.error is None:
-        native = a.ran("aten::_weight_int4pack_mm")
-        lines.append("its product: " + ("aten::_weight_int4pack_mm" if native else "no aten::_weight_int4pack_mm ran"))
-        if device == "cuda":
-            lines.append(kernels_line(a.kernels))
-    return ProbeResult(
-        cell_id=cell_id(capability, CELL),
-        outcome=outcome,
-        evidence="\n".join(lines),
-        error=a.error,
-        native=native,
-        footnote=FOOTNOTE,
-        source=SOURCE,
-        kernels=a.kernels[:8],
-    )
+    case = base.linear_case(device, 512, 256)
+    a = base.run_config(case, 'Int4WeightOnlyConfig(int4_packing_format="tile_packed_to_4d")',
+                   lambda: Int4WeightOnlyConfig(int4_packing_format="tile_packed_to_4d"), device, _stand_ins)
+    outcome, line = base.verdict(a, case.reference, WRONG_LIMIT)
+    native, lines = base.product(a, "aten::_weight_int4pack_mm", device)
+    return PROBE.result(device, outcome, [line, *lines], error=a.error, native=native, kernels=a.kernels)

@@ -15,69 +15,47 @@ Dry run (CPU): nothing is substituted; on a CPU torchao takes its CPU branch
 
 from __future__ import annotations
 
-import copy
-
 import torch
-from torch import nn
 
-from benchmarks.probes.base import (
-    ProbeResult,
-    attempt,
-    capability_of,
-    cell_id,
-    kernels_line,
-    verdict,
+from benchmarks.probes import base
+from benchmarks.probes.base import Probe, ProbeResult
+
+__all__ = ["PROBE", "run"]
+
+PROBE = Probe(
+    cell="int8-torchao.dynamic",
+    footnote="int8gpunc",
+    source="https://github.com/pytorch/ao/blob/v0.18.0/torchao/kernel/intmm.py#L86-L93",
+    question="Does Int8DynamicActivationInt8WeightConfig multiply in int8 (torch._int_mm) on this GPU, or fall back to float32?",
+    stand_in="nothing substituted; torchao takes its CPU branch, which calls torch._int_mm too",
 )
-
-__all__ = ["CELL", "FOOTNOTE", "QUESTION", "SOURCE", "STAND_IN", "run"]
-
-CELL = "int8-torchao.dynamic"
-FOOTNOTE = "int8gpunc"
-SOURCE = "https://github.com/pytorch/ao/blob/v0.18.0/torchao/kernel/intmm.py#L86-L93"
-QUESTION = "Does Int8DynamicActivationInt8WeightConfig multiply in int8 (torch._int_mm) on this GPU, or fall back to float32?"
-#: What the dry run on a CPU substitutes.
-STAND_IN = "nothing substituted; torchao takes its CPU branch, which calls torch._int_mm too"
 #: int8 with per-row activation and per-channel weight scales: about 1 % on this layer.
 WRONG_LIMIT = 0.05
 
 
-def run(device: str) -> ProbeResult:
-    """Call ``torch._int_mm`` directly, then run a Linear quantized with the config, on ``device``.
-
-    Args:
-        device: ``"cuda"``, or ``"cpu"`` for the dry run.
-
-    Returns:
-        The result for the cell of this GPU's compute capability.
-    """
-    from torchao.quantization import Int8DynamicActivationInt8WeightConfig, quantize_
-
-    capability = capability_of(device)
+def _direct(device: str) -> tuple[str, bool, str | None]:
+    """``torch._int_mm`` alone on int8 operands, against the exact int64 product: (evidence, exact, error)."""
     g = torch.Generator().manual_seed(0)
     # _int_mm on CUDA wants more than 16 rows and both other sizes multiples of 8
     a = torch.randint(-128, 128, (64, 512), generator=g, dtype=torch.int8)
     b = torch.randint(-128, 128, (512, 256), generator=g, dtype=torch.int8)
     exact = a.to(torch.int64) @ b.to(torch.int64)
-    direct = attempt("torch._int_mm(int8, int8)", lambda: torch._int_mm(a.to(device), b.to(device)), device)
+    direct = base.attempt("torch._int_mm(int8, int8)", lambda: torch._int_mm(a.to(device), b.to(device)), device)
     if direct.error is not None:
-        direct_line, direct_ok = f"{direct.label}: refused: {direct.error}", False
-    elif torch.equal(direct.output.cpu().to(torch.int64), exact):
-        direct_line, direct_ok = f"{direct.label}: ran, exact ({direct.output.dtype})", True
-    else:
-        direct_line, direct_ok = f"{direct.label}: ran, but differs from the exact int64 product", False
+        return f"{direct.label}: refused: {direct.error}", False, direct.error
+    if torch.equal(direct.output.cpu().to(torch.int64), exact):
+        return f"{direct.label}: ran, exact ({direct.output.dtype})", True, None
+    return f"{direct.label}: ran, but differs from the exact int64 product", False, None
 
-    torch.manual_seed(0)
-    model = nn.Linear(512, 512).to(device).eval()
-    x = torch.randn(64, 512, device=device)
-    reference = x.double() @ model.weight.double().t() + model.bias.double()
-    q = copy.deepcopy(model)
 
-    def call() -> torch.Tensor:
-        quantize_(q, Int8DynamicActivationInt8WeightConfig())
-        return q(x)
+def run(device: str) -> ProbeResult:
+    """Call ``torch._int_mm`` directly, then run a Linear quantized with the config, on ``device`` (``"cpu"``: the dry run)."""
+    from torchao.quantization import Int8DynamicActivationInt8WeightConfig
 
-    config = attempt("Int8DynamicActivationInt8WeightConfig()", call, device)
-    outcome, line = verdict(config, reference, WRONG_LIMIT)
+    direct_line, direct_ok, direct_error = _direct(device)
+    case = base.linear_case(device, 512, 512, dtype=torch.float32, bias=True)
+    config = base.run_config(case, "Int8DynamicActivationInt8WeightConfig()", Int8DynamicActivationInt8WeightConfig, device)
+    outcome, line = base.verdict(config, case.reference, WRONG_LIMIT)
     native = None
     lines = [direct_line, line]
     if config.error is None:
@@ -88,16 +66,7 @@ def run(device: str) -> ProbeResult:
             else "its product: no aten::_int_mm ran (a float matmul instead)"
         )
         if device == "cuda":
-            lines.append(kernels_line(config.kernels))
-    if outcome == "works" and direct.error is None and not direct_ok:
+            lines.append(base.kernels_line(config.kernels))
+    if outcome == "works" and direct_error is None and not direct_ok:
         outcome = "wrong"
-    return ProbeResult(
-        cell_id=cell_id(capability, CELL),
-        outcome=outcome,
-        evidence="\n".join(lines),
-        error=config.error or direct.error,
-        native=native,
-        footnote=FOOTNOTE,
-        source=SOURCE,
-        kernels=config.kernels[:8],
-    )
+    return PROBE.result(device, outcome, lines, error=config.error or direct_error, native=native, kernels=config.kernels)
