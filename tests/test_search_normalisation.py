@@ -19,6 +19,7 @@ normalisation is removed:
 | a verb or adjective ICU cut into stem and endings (下 が っ た) searched by its stem, reported as typed | query | ``test_an_inflected_word_is_reported_as_typed`` |
 | a hyphenated word also indexed and searched joined (speed-up = speedup) | index and query | ``test_hyphenated_words_are_also_joined`` |
 | stop words match only themselves | query | ``test_stop_words_match_only_themselves`` |
+| a minus before a digit is the number's sign, not lunr's "exclude" (-1e9 half) | query | ``test_a_minus_before_a_digit_is_a_sign`` |
 | English words also looked up by their stem; the index keeps the word | query | ``test_english_words_are_also_looked_up_by_their_stem`` |
 | synonyms: the glossary's and docs/search-synonyms.yml's, looked up by the folded word and by the whole part | query | ``test_synonyms_*`` |
 | a dotted identifier: its last name is the word, the modules weigh less | query | ``test_a_dotted_name_is_asked_about_its_last_name`` |
@@ -126,6 +127,11 @@ CASES: dict[str, tuple[str, list[dict], list[dict]]] = {
                    {"op": "search", "query": "AMP 速くならない"}]),
     "hyphens": ("en", [doc("No speed-up on a GPU", "a/"), doc("the speedup table", "b/")],
                 [{"op": "tokens"}, {"op": "lex", "part": "speed-up"}, {"op": "search", "query": "AMP no speedup GPU"}]),
+    # -1e9 is a number a reader pastes from a mask (issue 42); -amp still excludes the word amp
+    "negative_number_en": ("en", [doc("Masking with -1e9 overflows in half precision (float16)", "a/"), doc("half of the batch", "b/")],
+                           [{"op": "lex", "part": "-1e9"}, {"op": "lex", "part": "-amp"}, {"op": "search", "query": "-1e9 half"}]),
+    "negative_number_ja": ("ja", [doc("float16 では -1e9 でマスクするとオーバーフローします", "a/"), doc("半精度の説明", "b/")],
+                           [{"op": "lex", "part": "-1e9"}, {"op": "search", "query": "-1e9 float16"}]),
     "stop_words_ja": ("ja", [doc("量子化とは何か", "a/")], [{"op": "lex", "part": "とは"}, {"op": "search", "query": "量子化 とは"}]),
     "stop_words_en": ("en", [doc("torch and autocast", "a/")], [{"op": "lex", "part": "to"}, {"op": "lex", "part": "the"}]),
     "stems": ("en", [doc("two layers dropped", "a/")],
@@ -302,6 +308,19 @@ def test_stop_words_match_only_themselves(answers):
     assert typed_words(result) == {"量子化"}, result
     to, the = answers["stop_words_en"]
     assert to == ["to^1"] and the == ["the^1"]
+
+
+def test_a_minus_before_a_digit_is_a_sign(answers):
+    """lunr reads a leading - as "exclude this word", so "-1e9 half" found only the pages without 1e9 (issue
+    42). A minus before a digit is now the number's sign: the index holds 1e9 (the separator drops the sign),
+    so the query looks 1e9 up and finds the page that writes -1e9; a minus before a letter still excludes."""
+    sign, exclude, result = answers["negative_number_en"]
+    assert "1e9^3" in sign and "-" not in sign, sign
+    assert exclude == ["-", "amp"], exclude  # left to lunr's own lexer: PRESENCE.PROHIBITED
+    assert pages(result)[0] == "a/" and result[0][0]["terms"] == {"1e9": True, "half": True}, result
+    sign_ja, result_ja = answers["negative_number_ja"]
+    assert "1e9^3" in sign_ja, sign_ja
+    assert pages(result_ja) == ["a/"], result_ja
 
 
 def test_english_words_are_also_looked_up_by_their_stem(answers):

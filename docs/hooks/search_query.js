@@ -314,17 +314,18 @@
   /*
    * Material lexes each whitespace-separated part of the query, then splits each
    * term with the search separator (which contains U+200B); lunr lexes the result
-   * again. A part without query syntax (* ^ ~, a leading -) becomes one term here,
+   * again. A part without query syntax (* ^ ~, a leading - that excludes a word) becomes one term here,
    * the clauses of its words joined with U+200B, each ending in ^boost so that
    * Material appends nothing; a colon (RuntimeError:, aten::add) is no field name, and
    * a leading + is dropped: Material turns the words of a quoted phrase into +word
    * (required), and a pasted error message quotes names ("addmm_impl_cpu_") that the
-   * site may not hold, which found nothing at all.
+   * site may not hold, which found nothing at all. A minus before a digit is a number's
+   * sign, not lunr's "exclude": "-1e9 half" looks for 1e9 (the index drops the sign).
    */
   var run = lunr.QueryLexer.prototype.run
   lunr.QueryLexer.prototype.run = function () {
     run.call(this)
-    if (/[*^~\u200b]|^-/.test(this.str)) return
+    if (/[*^~\u200b]|^-(?!\d)/.test(this.str)) return
     var clauses = clausesOf(this.str)
     this.lexemes = clauses.length
       ? [{ type: lunr.QueryLexer.TERM, str: clauses.join("\u200b"), start: 0, end: this.str.length }]
