@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from benchmarks import provenance
-from benchmarks.catalog import LANGS, Msg, english, from_json, render, to_json
+from benchmarks.catalog import LANGS, PLAIN_LABELS, Msg, english, from_json, render, to_json
 from benchmarks.environment import stamp_line
 from benchmarks.timing import Comparison, describe_ratio
 
@@ -198,6 +198,8 @@ def _jsonable(value: Any) -> Any:
 
 def _cell(value: Any, fmt: str, lang: str) -> str:
     value = from_json(value)
+    if isinstance(value, str) and value in PLAIN_LABELS:  # "float8 scaling" -> 「float8 のスケーリング」
+        value = Msg(PLAIN_LABELS[value])
     if value is None:
         text = "-"
     elif isinstance(value, Msg):
@@ -330,7 +332,7 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
         <BLANKLINE>
         交互に実行した 9 ラウンドの中央値です。
         <BLANKLINE>
-        計測環境: CPU Xeon、ISA AMX、torch 2.13.0、1 スレッド、負荷 0.5、2026-11-21、クイック実行
+        計測環境: CPU Xeon、命令セット AMX、torch 2.13.0、1 スレッド、負荷 0.5、2026-11-21、クイック実行
         <BLANKLINE>
     """
     columns = data["columns"]
