@@ -88,9 +88,9 @@ def _key(*parts) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-def _checker_files() -> list[str]:
-    names = ["tests/support/paste_plan.py", "tests/support/notebook_kernel.py", "docs_tools/outputs.py",
-             str(THIS.relative_to(REPO))]
+def _checker_files(*more: str) -> list[str]:
+    """The code that plans and judges (and, for the kernel test, runs) the notebooks: part of the keys."""
+    names = ["tests/support/paste_plan.py", "docs_tools/outputs.py", str(THIS.relative_to(REPO)), *more]
     return [(REPO / n).read_text(encoding="utf-8") for n in names]
 
 
@@ -155,7 +155,7 @@ def test_notebook_runs_in_a_jupyter_kernel(rel, built_site, reader, tmp_path):  
     files = page_data_files(built_site, lang, rel)
     cells = expected_cells(blocks)
     key = _key(lang, rel, notebook, [asdict(b) for b in blocks], files, asdict(context), kernel_packages(kernel),
-               _checker_files())
+               _checker_files("tests/support/notebook_kernel.py", "tests/support/copy_paste.py"))
     if passed_before("page-notebook-kernel", key):
         return
     # The reader's notebook without the cells a reader skips here (a CUDA GPU, an optional package: the

@@ -89,7 +89,7 @@ def run_notebook(notebook: dict, venv: Path, workdir: Path, env: dict[str, str],
     """
     import nbformat
     from jupyter_client.kernelspec import KernelSpecManager
-    from jupyter_client.manager import KernelManager
+    from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient
 
     nb = nbformat.reads(json.dumps(notebook), as_version=4)
@@ -97,19 +97,25 @@ def run_notebook(notebook: dict, venv: Path, workdir: Path, env: dict[str, str],
         if cell.cell_type == "code":
             cell.outputs = []
     with tempfile.TemporaryDirectory(prefix="reader-kernel-") as tmp:
-        spec = Path(tmp) / "kernels" / "reader"
-        spec.mkdir(parents=True)
-        (spec / "kernel.json").write_text(json.dumps({
+        kernels = Path(tmp) / "kernels"
+        (kernels / "reader").mkdir(parents=True)
+        (kernels / "reader" / "kernel.json").write_text(json.dumps({
             "argv": [str(venv / "bin" / "python"), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
             "display_name": "reader", "language": "python",
         }), encoding="utf-8")
+
+        class ReaderKernelManager(AsyncKernelManager):
+            """The kernel spec above; over IPC (files in the run's folder), not TCP: only this process
+            talks to the kernel. nbclient makes it, so it also shuts the kernel down and closes its sockets."""
+
+            def __init__(self, **kwargs):
+                super().__init__(transport="ipc", connection_file=str(Path(tmp) / "connection.json"),
+                                 kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]), **kwargs)
+
         # IPython's profile and history in the run's own folder, not the home's
         kernel_env = {**env, "IPYTHONDIR": str(Path(tmp) / "ipython"), "JUPYTER_RUNTIME_DIR": str(Path(tmp) / "runtime")}
-        # over IPC (files in the run's folder), not TCP: only this process can talk to the kernel
-        km = KernelManager(kernel_name="reader", transport="ipc", connection_file=str(Path(tmp) / "kernel.json"),
-                           kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(Path(tmp) / "kernels")]))
-        client = NotebookClient(nb, km=km, timeout=timeout, allow_errors=False, record_timing=False,
-                                resources={"metadata": {"path": str(workdir)}})
+        client = NotebookClient(nb, kernel_name="reader", kernel_manager_class=ReaderKernelManager, timeout=timeout,
+                                allow_errors=False, record_timing=False, resources={"metadata": {"path": str(workdir)}})
         client.execute(env=kernel_env, cwd=str(workdir))
     return [list(cell.get("outputs", [])) for cell in nb.cells]
 
