@@ -54,7 +54,7 @@ INTRO = {
         "このノートブックは、ページ「[{title}]({url})」のコードを、ページと同じ順に並べたものです。"
         "各セルのコードは、ページのコピーボタンでコピーされるものと同じです。"
         "セルの下の出力は、ページに載せている出力(テストで実行して確かめたもの)です。"
-        "説明はページを読んでください。"
+        "コードの説明はページにあります。"
     ),
     "en": (
         "This notebook holds the code of the page [{title}]({url}), block by block in the page's order, "
@@ -74,13 +74,13 @@ DATA_FILES = {
     "ja": "ノートブックと同じフォルダに、次のファイルをダウンロードしておいてください。",
     "en": "Download these files into the notebook's folder first:",
 }
-DATA_FILE = {"ja": "- [{name}]({url}) を `{save_as}` に保存", "en": "- [{name}]({url}), saved as `{save_as}`"}
+DATA_FILE = {"ja": "- [{name}]({url}) を `{save_as}` として保存します。", "en": "- [{name}]({url}), saved as `{save_as}`"}
 FILE_BLOCK = {
-    "ja": "次のセルはコードを `{title}` に保存し、その次のセルが `python {title}` として実行します(ページと同じ手順です)。",
+    "ja": "次のセルでコードを `{title}` に保存し、その次のセルで `python {title}` を実行します(ページの手順と同じです)。",
     "en": "The next cell saves the code as `{title}`, and the one after runs `python {title}`, as the page says.",
 }
 CUDA_NOTE = {
-    "ja": "次のセルは CUDA の GPU が必要です。GPU がなければ実行しないでください。",
+    "ja": "次のセルには CUDA の GPU が必要です。GPU がない環境では実行しないでください。",
     "en": "The next cell needs a CUDA GPU; without one, skip it.",
 }
 MODULE_NOTE = {
