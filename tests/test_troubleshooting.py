@@ -12,6 +12,7 @@ symptom or a pasted message must land on the section that fixes it.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -121,13 +122,17 @@ FROM_SOURCE = {
 }
 
 
-def _installed_source(package: str, relative: str) -> str:
-    import importlib.util
-
-    spec = importlib.util.find_spec(package)  # found without importing it (transformers imports torchao)
+def package_dir(name: str) -> Path:
+    """The folder of an installed top-level package, found without importing it (transformers imports
+    torchao); skips where it is not installed. Shared with test_troubleshooting_quotes.py."""
+    spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
-        pytest.skip(f"{package} is not installed (the site's examples extra)")
-    return (Path(next(iter(spec.submodule_search_locations))) / relative).read_text(encoding="utf-8")
+        pytest.skip(f"{name} is not installed (the site's examples extra)")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _installed_source(package: str, relative: str) -> str:
+    return (package_dir(package) / relative).read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("message", quoted_messages("en"))

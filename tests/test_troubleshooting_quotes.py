@@ -28,7 +28,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_troubleshooting import CPU_OOM, CUDA_OOM, LANGS, TYPED, checked_outputs, page_text
+from tests.test_troubleshooting import (
+    CPU_OOM,
+    CUDA_OOM,
+    LANGS,
+    TYPED,
+    checked_outputs,
+    package_dir,
+    page_text,
+)
 
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
 # An inline code span, single or double backticks (a double one may hold single backticks).
@@ -41,13 +49,6 @@ COMMAND = re.compile(r"^(pip|python|bash|git|export|uv|conda)\b")
 LIBRARY_QUOTES = {
     "llm-int8": ("transformers", "quantizers/quantizer_bnb_8bit.py", "requires bitsandbytes"),
 }
-
-
-def _package_dir(name: str) -> Path:
-    spec = importlib.util.find_spec(name)  # a top-level package: found without importing it
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip(f"{name} is not installed (the site's examples extra)")
-    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def _constants(path: Path) -> dict[str, str]:
@@ -65,7 +66,7 @@ def library_message(package: str, module: str, fragment: str) -> str:
     """The text of the message ``module`` raises whose f-string contains ``fragment``, its names
     filled in from the package's ``utils/import_utils.py`` constants (where transformers keeps the
     minimum versions it asks for)."""
-    root = _package_dir(package)
+    root = package_dir(package)
     source = root / module
     assert source.is_file(), f"{package} has no {module} any more: find where the quoted message went"
     names = _constants(root / "utils" / "import_utils.py")
@@ -129,7 +130,7 @@ def test_the_classifier_tells_quotes_from_code():
 def test_the_library_message_is_read_from_the_installed_source():
     """transformers' follow-up message of the LLM-int8 check, as the installed version raises it."""
     text = library_message(*LIBRARY_QUOTES["llm-int8"])
-    version = _constants(_package_dir("transformers") / "utils" / "import_utils.py")["BITSANDBYTES_MIN_VERSION"]
+    version = _constants(package_dir("transformers") / "utils" / "import_utils.py")["BITSANDBYTES_MIN_VERSION"]
     assert text == f"Using `bitsandbytes` 8-bit quantization requires bitsandbytes: `pip install -U bitsandbytes>={version}`"
 
 
