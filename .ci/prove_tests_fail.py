@@ -436,10 +436,15 @@ def main() -> int:
     parser.add_argument("-k", action="append", default=[], help="only mutations whose name contains this text (repeatable: any of them)")
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--ci", action="store_true", help="only CI_MUTATIONS, without baselines (.ci/test runs it after the suite)")
+    parser.add_argument("--without-site", action="store_true",
+                        help="leave out the mutations that only a site test (tests/test_site*.py) catches: each builds the site"
+                        " in its scratch clone (minutes each); run them on their own with -k site or -k deploy")
     parser.add_argument("--jobs", type=int, default=2, help="mutations proved side by side, each in its own scratch clone (default 2: the cores CI has)")
     args = parser.parse_args()
     ci_names = (*CI_MUTATIONS, *CI_MUTATIONS_MORE)
     chosen = [m for m in MUTATIONS if not args.k or any(k.lower() in m.name.lower() for k in args.k)]
+    if args.without_site:
+        chosen = [m for m in chosen if not any(part.startswith("tests/test_site") for part in m.pytest)]
     if args.ci:
         missing = [n for n in ci_names if not any(m.name.startswith(n) for m in MUTATIONS)]
         if missing:
