@@ -22,7 +22,7 @@ its output.
 
 from __future__ import annotations
 
-from _common import REPO, edited, label, lang, page_tree
+from _common import REPO, edited, label, lang, page_tree, with_classes
 
 from docs_tools.docs_model import parse_markdown
 from docs_tools.outputs import normalize_output
@@ -43,7 +43,7 @@ def _is_output(el) -> bool:
 
 def label_outputs(tree, caption: str) -> int:
     count = 0
-    for block in tree.select("div.language-text.highlight"):
+    for block in with_classes(tree, "div", "language-text", "highlight"):
         figure = tree.new_tag("figure", attrs={"class": "code-output"})
         figcaption = tree.new_tag("figcaption", attrs={"data-search-exclude": ""})  # not a word to search for
         figcaption.string = caption
@@ -73,7 +73,7 @@ def recorded_outputs(markdown: str) -> list[tuple[str, Recorded]]:
 def stamp_recorded_outputs(tree, outputs: list[tuple[str, Recorded]], language: str) -> int:
     """Put each recorded output's caption under its block, inside the block's figure."""
     count = 0
-    for block in tree.select("div.language-text.highlight"):
+    for block in with_classes(tree, "div", "language-text", "highlight"):
         text = normalize_output(block.get_text())
         recorded = next((rec for out, rec in outputs if out == text), None)
         if recorded is None:
@@ -88,7 +88,9 @@ def stamp_recorded_outputs(tree, outputs: list[tuple[str, Recorded]], language: 
 
 
 def move_download_links(tree) -> None:
-    for link in tree.select("p > a.snippet-download"):
+    for link in with_classes(tree, "a", "snippet-download"):
+        if link.parent is None or link.parent.name != "p":
+            continue
         p = link.parent
         if len(p.find_all(True)) != 1:
             continue

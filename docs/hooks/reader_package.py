@@ -206,10 +206,15 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
 
 def page_uses_package(tree) -> bool:
     """Whether a page's code (python and console blocks, notebook cells) needs the package."""
-    for pre in tree.select("div.highlight pre, .highlight-ipynb pre, .jp-InputArea pre"):
-        if USES_PACKAGE.search(pre.get_text()):
+    for pre in tree.find_all("pre"):  # "div.highlight pre, .highlight-ipynb pre, .jp-InputArea pre"
+        if any(_holds_code(parent) for parent in pre.parents) and USES_PACKAGE.search(pre.get_text()):
             return True
     return False
+
+
+def _holds_code(tag) -> bool:
+    classes = tag.get("class") or ()
+    return (tag.name == "div" and "highlight" in classes) or "highlight-ipynb" in classes or "jp-InputArea" in classes
 
 
 def _note(tree, page, config, files):
