@@ -38,7 +38,6 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from copy import copy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,12 +112,10 @@ class Block:
 
 
 def copied_text(code_el) -> str:
-    """What Material's copy button copies from a ``<code>`` (paste_plan.copied_text): annotations
-    left out (at build time still their ``# (1)!`` comments), trailing white space trimmed."""
-    el = copy(code_el)
-    for annotation in el.select(".md-annotation"):
-        annotation.decompose()
-    return ANNOTATION_COMMENT.sub("", el.get_text()).rstrip()
+    """What Material's copy button copies from a ``<code>`` (paste_plan.copied_text): trailing white
+    space trimmed, annotations left out. At build time an annotation is still its ``# (1)!`` comment
+    (Material's script makes the ``.md-annotation`` elements in the browser), so the comment goes."""
+    return ANNOTATION_COMMENT.sub("", code_el.get_text()).rstrip()
 
 
 def page_blocks(md, tree) -> list[Block]:
@@ -127,9 +124,10 @@ def page_blocks(md, tree) -> list[Block]:
     (tests/test_machinery.py), so the plan is made here the same way, and tests/test_page_notebooks.py
     checks every notebook against the test's own plan of the built page."""
     html = []
-    for div in tree.select("div.highlight"):
-        title = div.select_one("span.filename")
-        html.append((div.select_one("pre code"), title.get_text().strip() if title else None))
+    for div in tree.find_all("div", class_="highlight"):  # "div.highlight", "span.filename", "pre code" as the test selects them
+        title = div.find("span", class_="filename", recursive=False)  # pymdownx puts it before the <pre>
+        pre = div.find("pre")
+        html.append((pre.find("code") if pre is not None else None, title.get_text().strip() if title else None))
     if len(html) != len(md.fences):
         raise PluginError(f"docs/{md.lang}/{md.rel}: {len(md.fences)} fences in the Markdown but {len(html)} code "
                           "blocks in the page; cannot tell which is which")
@@ -249,10 +247,10 @@ def _intro_extra(tree, page, config, files, labels) -> list[str]:
     base = page.canonical_url or ""
     install_url = _url(install.url_relative_to(page.file), base)
     extra = [labels(INSTALL, torch=values["torch"], install=install_url)]
-    if tree.select_one(".reader-package") is not None:  # the page's note (reader_package.py): it needs the wheel
+    if tree.find("div", class_="reader-package") is not None:  # the page's note (reader_package.py): it needs the wheel
         extra[0] += " " + labels(INSTALL_PACKAGE, wheel=f"`{values['wheel']}`",
                                  install=install_url + f"#{reader_package.INSTALL_ANCHOR}")
-    downloads = tree.select("a[data-save-as]")
+    downloads = tree.find_all("a", attrs={"data-save-as": True})
     if downloads:
         extra.append(labels(DATA_FILES) + "\n\n" + "\n".join(
             labels(DATA_FILE, name=posixpath.basename(a["href"]), url=_url(a["href"], base), save_as=a["data-save-as"])
