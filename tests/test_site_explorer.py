@@ -239,6 +239,15 @@ def _explorer_texts(page) -> str:
     return page.locator("div.number-explorer").inner_text()
 
 
+def _tab_to(page, target, presses: int) -> bool:
+    """Press Tab until ``target`` has the focus, at most ``presses`` times; whether it has it."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if target.evaluate("e => e === document.activeElement"):
+            return True
+    return False
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_keyboard_only_use(browser, base_url, lang):
     """Tab to the value field, type, press Enter; Space toggles a format; arrows choose the torch version.
@@ -252,11 +261,7 @@ def test_keyboard_only_use(browser, base_url, lang):
         page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.classList.contains('md-skip')")
         page.keyboard.press("Enter")
-        for _ in range(30):
-            page.keyboard.press("Tab")
-            if field.evaluate("e => e === document.activeElement"):
-                break
-        else:
+        if not _tab_to(page, field, 30):
             pytest.fail("the value field is not reachable with Tab after skipping to the content")
         page.keyboard.press("Control+A")
         page.keyboard.type("65520, 1000")
@@ -266,19 +271,11 @@ def test_keyboard_only_use(browser, base_url, lang):
         assert page.evaluate(STORED, 0)["float16"] == "inf"  # 65520, the tie above 65504, rounds to even: inf
         assert page.evaluate(STORED, 1)["float8 e4m3fn"] == "448"  # 1000 saturates (torch 2.13)
         # Tab to the first format checkbox (float32) and switch it off with Space.
-        box = page.locator("div.number-explorer input[type=checkbox]").first
-        for _ in range(10):
-            if box.evaluate("e => e === document.activeElement"):
-                break
-            page.keyboard.press("Tab")
+        assert _tab_to(page, page.locator("div.number-explorer input[type=checkbox]").first, 10)
         page.keyboard.press("Space")
         assert "float32" not in page.evaluate(STORED, 0) and len(page.evaluate(STORED, 0)) == 6
         # Tab on to the torch version radios; ArrowDown picks torch 2.12: 1000 no longer rounds to 448.
-        radio = page.locator("div.number-explorer input[type=radio]").first
-        for _ in range(20):
-            if radio.evaluate("e => e === document.activeElement"):
-                break
-            page.keyboard.press("Tab")
+        assert _tab_to(page, page.locator("div.number-explorer input[type=radio]").first, 20)
         page.keyboard.press("ArrowDown")
         assert page.evaluate(STORED, 1)["float8 e4m3fn"] == "NaN"
         # A syntax error is announced, and never evaluated as code.

@@ -69,3 +69,42 @@ def test_offline_edition_reads_and_searches_from_files(browser, offline_site):
     # refuses for file:// pages; the language links work without it (language-switch.js).
     errors = [e for e in errors if "sitemap.xml" not in e and "net::ERR_FAILED" not in e]
     assert not errors, errors
+
+
+# Each format's row of every value's table: [format, bits, stored value].
+EXPLORER_ROWS = """() => [...document.querySelectorAll("div.number-explorer table")].map(t => [...t.querySelectorAll("tbody tr")]
+  .map(tr => [tr.querySelector("th").textContent, ...[...tr.querySelectorAll("td")].slice(0, 2).map(td => td.textContent)]))"""
+EXPLORER_VALUES = "1/3, 65520, 1000, -2^-140, 1e-3"
+
+
+def _explorer_rows(page, url: str) -> tuple[list, int]:
+    """The value explorer's rows after typing EXPLORER_VALUES at ``url``, and the block explorer's table count."""
+    page.goto(url, wait_until="load")
+    field = page.locator("div.number-explorer input[type=text]").first
+    field.fill(EXPLORER_VALUES)
+    field.press("Enter")
+    return page.evaluate(EXPLORER_ROWS), page.locator("div.block-explorer table").count()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_number_explorer_works_from_files(browser, offline_site, base_url, lang):
+    """The number explorer (issue 43) in the offline edition, opened from the file system: a value typed
+    gives the same bits and stored values as on the site, with no request beyond the files."""
+    context = browser.new_context()
+    page = context.new_page()
+    errors, requests = [], []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    try:
+        online, _ = _explorer_rows(page, f"{base_url}{lang}/storage/explorer/")
+        page.on("request", lambda r: r.url.startswith("file:") or requests.append(r.url))
+        offline, blocks = _explorer_rows(page, (offline_site / lang / "storage" / "explorer.html").as_uri())
+    finally:
+        context.close()
+    assert len(offline) == 5 and all(len(rows) == 7 for rows in offline), offline
+    assert offline == online
+    assert dict((f, bits) for f, bits, _ in offline[1])["float16"] == "0111110000000000"  # 65520 rounds to inf
+    assert blocks == 2, "the block explorer's tables"
+    assert not requests, f"the offline edition asked the network for: {requests}"
+    errors = [e for e in errors if "sitemap.xml" not in e and "net::ERR_FAILED" not in e]
+    assert not errors, errors
