@@ -28,7 +28,12 @@ import pytest
 import torch
 
 from reference_impl.quantization import quantize_per_tensor
-from reference_impl.storage import float32_to_bfloat16_bits, float32_to_float8_bits, float32_to_float16_bits, float32_to_tf32
+from reference_impl.storage import (
+    float32_to_bfloat16_bits,
+    float32_to_float8_bits,
+    float32_to_float16_bits,
+    float32_to_tf32,
+)
 from tests.support.site_fixtures import Watched
 
 pytestmark = [pytest.mark.site]

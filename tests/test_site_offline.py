@@ -103,7 +103,7 @@ def test_number_explorer_works_from_files(browser, offline_site, base_url, lang)
         context.close()
     assert len(offline) == 5 and all(len(rows) == 7 for rows in offline), offline
     assert offline == online
-    assert dict((f, bits) for f, bits, _ in offline[1])["float16"] == "0111110000000000"  # 65520 rounds to inf
+    assert {f: bits for f, bits, _ in offline[1]}["float16"] == "0111110000000000"  # 65520 rounds to inf
     assert blocks == 2, "the block explorer's tables"
     assert not requests, f"the offline edition asked the network for: {requests}"
     errors = [e for e in errors if "sitemap.xml" not in e and "net::ERR_FAILED" not in e]
