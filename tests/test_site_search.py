@@ -36,7 +36,7 @@ QUERIES = {
 #: requires the measured level less one query: one page that stops answering its query passes, a lost
 #: normalisation (which drops several queries at once) does not. A query added or removed changes
 #: the count: measure again (``pytest tests/test_site_search.py -s`` prints it) and write it here.
-MEASURED = {"en": (141, 141), "ja": (151, 151)}
+MEASURED = {"en": (146, 146), "ja": (156, 156)}
 LATIN = re.compile(r"[A-Za-z0-9]")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
