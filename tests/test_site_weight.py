@@ -18,13 +18,14 @@ pytestmark = [pytest.mark.site]
 KB = 1000
 # kind: (HTML alone, HTML + assets)
 BUDGETS = {
-    # 650 KB with assets since the diagrams arrived: the Japanese grad-scaler page carries two figures
+    # 660 KB with assets (650 KB since the diagrams arrived): the Japanese grad-scaler page carries two figures
     # (the loss-scale plot 39 KB, the AMP-step diagram 83 KB; text is drawn as outlines, so no font is
-    # needed) and weighed 632 KB on 2026-11-24.
+    # needed) and weighed 632 KB on 2026-11-24, 652 KB on 2026-11-29 (the notebook link under its
+    # title, the contrast rules of site.css), 650.3 KB once notebooks.css loaded on notebook pages only.
     # 270 KB HTML since the support matrix became data (2026-11-27): 9 tables of 15 rows (NVIDIA 12.0,
     # ROCm and XPU rows and the scaled_mm table added), each cell with its column's name for the phone
     # layout (data-label); the Japanese page weighed 253 KB, the next prose page (ja grad-scaler) 234 KB.
-    "page": (270 * KB, 650 * KB),
+    "page": (270 * KB, 660 * KB),
     "api": (300 * KB, 650 * KB),  # the storage reference documents six modules (float8 and TF32 too)
     "notebook": (200 * KB, 550 * KB),
     "404": (60 * KB, 350 * KB),
