@@ -48,7 +48,8 @@ PAGES = [rel for rel in _pages() if rel.endswith(".md")]
 # Pages run in a kernel, and the language each runs in: a file block with data the page links
 # (nlp: %%writefile, a later cell imports the saved module, data-save-as), a file block that spawns
 # worker processes (data), blocks that end in an expression and draw with matplotlib (half-vs-float).
-KERNEL_SAMPLE = {"guide/applied/nlp.md": "ja", "guide/data.md": "en", "storage/half-vs-float.md": "ja"}
+# guide/saving.md: its last line was a bare torch.load(...), whose value Jupyter showed and the page did not
+KERNEL_SAMPLE = {"guide/applied/nlp.md": "ja", "guide/data.md": "en", "storage/half-vs-float.md": "ja", "guide/saving.md": "en"}
 THIS = Path(__file__)
 
 

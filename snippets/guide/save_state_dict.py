@@ -44,4 +44,4 @@ try:
     torch.load("untrusted.pt")  # safe: refuses to call print
 except Exception as err:
     print("weights_only=True refused it:", type(err).__name__)
-torch.load("untrusted.pt", weights_only=False)  # runs the payload: only for files you trust
+loaded = torch.load("untrusted.pt", weights_only=False)  # runs the payload: only for files you trust
