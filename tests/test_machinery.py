@@ -306,6 +306,26 @@ def test_paste_runner_behaves_like_an_interactive_session(tmp_path):
     assert "UserWarning" in problems("w", warn, run_pasted(warn, tmp_path / "warn", snippet_env(), 120))[0]
 
 
+def test_a_block_ending_in_a_value_a_notebook_would_show_fails(tmp_path):
+    """Jupyter displays the value of a cell's last expression; a page that does not show it would differ
+    from its notebook. None (print, a setter) displays nothing; an expression earlier in the block is
+    not displayed by Jupyter either."""
+    from tests.support.copy_paste import Block, problems, run_pasted
+    from docs_tools.snippets import snippet_env
+
+    blocks = [
+        Block(1, "paste", "import math\nmath.sqrt(4)\nprint('ok')", expected="ok"),
+        Block(2, "paste", "print('none')", expected="none"),
+        Block(3, "paste", "def f():\n    return {'a': 1}\nf()"),
+        Block(4, "paste", "y = f()\nNone"),
+    ]
+    workdir = tmp_path / "page"
+    workdir.mkdir()
+    found = problems("page", blocks, run_pasted(blocks, workdir, snippet_env(), 120))
+    assert len(found) == 1, found
+    assert "block 3" in found[0] and "{'a': 1}" in found[0] and "notebook" in found[0], found
+
+
 def test_a_snippet_that_relies_on_an_earlier_block_is_caught():
     from tests.test_snippets import undefined_names
 

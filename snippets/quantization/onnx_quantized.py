@@ -32,11 +32,10 @@ def export(module, name):
         cause = lines[lines.index("## Exception summary") + 2] if "## Exception summary" in lines else lines[0]
         cause = re.sub(r"^<class '(?:[\w.]+\.)?(\w+)'>", r"\1", cause)  # <class 'a.b.DispatchError'> -> DispatchError
         print(f"{name}: {type(error).__name__} {lines[0].split('. ')[0]}.\n  caused by {cause}")
-        return None
+        return
     graph = onnx.load(folder / f"{name}.onnx").graph
     weights = sorted({onnx.helper.tensor_dtype_to_np_dtype(t.data_type).name for t in graph.initializer})
     print(f"{name}: exported, ops {sorted({node.op_type for node in graph.node})}, weights stored as {weights}")
-    return graph
 
 
 # 1. Eager dynamic quantization (torch.ao): torch.export cannot trace its packed weights.

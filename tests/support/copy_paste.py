@@ -112,6 +112,13 @@ def judge(where: str, blocks: list[Block], outcome: Outcome) -> tuple[list[str],
     if not found and len(done) < len(blocks):
         found.append(f"{where}: the interpreter died (exit {outcome.returncode}) after block "
                      f"{max(done, default=0)} of {len(blocks)}:\n{outcome.tail}")
+    for r in outcome.results:
+        if r.get("displayed"):
+            b = by_index[r["index"]]
+            found.append(f"{where}: block {b.index} ({b.origin}) ends in an expression whose value a notebook shows "
+                         f"under the cell (Jupyter displays the last expression's value), and the page does not: "
+                         f"{r['displayed']}. Assign it, or end the block with a statement (the page's notebook "
+                         "must print what the page shows)")
     for index, text in outcome.stderr.items():
         b = by_index.get(index)
         if b is None or done.get(index, {}).get("status") != "ok":

@@ -30,6 +30,7 @@ MARKER = "@@copy-paste block {index}@@"
 
 
 def main() -> None:
+    import ast
     import builtins
     import json
     import re
@@ -66,6 +67,7 @@ def main() -> None:
 
     for block in plan["blocks"]:
         marker = marker_template.format(index=block["index"])
+        displayed_note = None
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
             stream.write(f"\n{marker}\n")
@@ -88,7 +90,20 @@ def main() -> None:
                         f"`python {block['title']}` exited with {proc.returncode}:\n{proc.stderr[-4000:]}"
                     )
             else:
-                exec(compile(block["code"], f"<block {block['index']}>", "exec"), main_ns)
+                # As pasted, then as a notebook shows it: a block whose last statement is an expression
+                # runs the rest, then evaluates that expression; a value other than None is what Jupyter
+                # (and IPython) would display under the cell, so it is reported (the page shows no such value).
+                name = f"<block {block['index']}>"
+                tree = ast.parse(block["code"], name)
+                last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+                if last is None:
+                    exec(compile(tree, name, "exec"), main_ns)
+                else:
+                    exec(compile(ast.Module(tree.body[:-1], type_ignores=[]), name, "exec"), main_ns)
+                    value = eval(compile(ast.Expression(last.value), name, "eval"), main_ns)
+                    if value is not None:
+                        displayed = repr(value)
+                        displayed_note = displayed if len(displayed) <= 300 else displayed[:300] + " [...]"
         except BaseException as exc:  # noqa: BLE001 - report whatever the block raised
             sys.stdout.flush()
             sys.stderr.flush()
@@ -101,7 +116,7 @@ def main() -> None:
             return
         sys.stdout.flush()
         sys.stderr.flush()
-        results.append({"index": block["index"], "status": "ok"})
+        results.append({"index": block["index"], "status": "ok", **({"displayed": displayed_note} if displayed_note else {})})
     write_results()
 
 
