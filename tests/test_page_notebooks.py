@@ -19,6 +19,9 @@ made so that no page's code runs twice in a whole run:
   output the page shows, compared as the copy-paste test compares it (docs_tools.outputs, the
   snippet's ``[[tolerance]]`` rules). What a kernel changes (IPython's display of a cell's last
   value, ``%%writefile`` and ``!``, the inline matplotlib backend) is what this sample checks.
+  The first of these, on every page: the copy-paste run (tests/support/paste_driver.py) evaluates a
+  block's last expression as Jupyter does and fails a page whose notebook would display a value the
+  page does not show (tests/support/copy_paste.py ``judge``).
 
 Both keep their passes per page (``passes/page-notebooks/<key>``, ``passes/page-notebook-kernel/<key>``)
 under everything they read, so a page is checked again only when its notebook, its built code
