@@ -212,9 +212,10 @@ _LABELS = {
     "label.int8_dynamic_weights": Text(
         "int8 dynamic (qint8 weights, float32 bias)", "int8 動的量子化(重みは qint8、バイアスは float32)"
     ),
-    "label.autocast": _same("autocast {dtype}"),
-    "label.autocast_scaler": _same("autocast {dtype} + GradScaler"),
-    "label.autocast_no_scaler": Text("autocast {dtype}, no scaler", "autocast {dtype}(スケーラなし)"),
+    # Japanese puts the dtype first, as the pages' prose does (「bfloat16 の autocast」)
+    "label.autocast": Text("autocast {dtype}", "{dtype} の autocast"),
+    "label.autocast_scaler": Text("autocast {dtype} + GradScaler", "{dtype} の autocast + GradScaler"),
+    "label.autocast_no_scaler": Text("autocast {dtype}, no scaler", "{dtype} の autocast(スケーラなし)"),
     # Japanese: the bare baseline. 「X(スケーラのオーバーヘッド)と比べた X + GradScaler」 read as if the
     # baseline were the overhead; 「X と比べた X + GradScaler」 already says what the row measures.
     "label.scaler_overhead": Text("{variant} (scaler overhead)", "{variant}"),
@@ -232,6 +233,9 @@ _LABELS = {
     # gpu_matmul's row that times the quantization of both operands; its JSON holds it as the plain
     # text "float8 scaling" (see PLAIN_LABELS)
     "label.float8_scaling": Text("float8 scaling", "float8 のスケーリング"),
+    # gpu_transformer_step's rows, plain text in its JSON too (see PLAIN_LABELS)
+    "label.autocast_float16_scaler": Text("autocast float16 + GradScaler", "float16 の autocast + GradScaler"),
+    "label.autocast_bfloat16": Text("autocast bfloat16", "bfloat16 の autocast"),
 }
 
 _NOTES = {
@@ -522,8 +526,13 @@ CATALOG: Mapping[str, Text] = {**_VERDICTS, **_COLUMNS, **_LABELS, **_NOTES, **_
 #: Row labels that a case writes into its JSON as plain text rather than as a message, with the
 #: message each one renders as. A committed result keeps its data as it was measured (its provenance
 #: digest covers it), so the words are translated where the table is rendered: the English stays the
-#: same text, the Japanese table says 「float8 のスケーリング」 (Japanese review of 2026-11-29, BE2).
-PLAIN_LABELS: Mapping[str, str] = {"float8 scaling": "label.float8_scaling"}
+#: same text, the Japanese table says 「float8 のスケーリング」 (Japanese review of 2026-11-29, BE2) and
+#: 「bfloat16 の autocast」 (review 2026-11-29b, C-2). `render` applies it too (the noisy rows' note).
+PLAIN_LABELS: Mapping[str, str] = {
+    "float8 scaling": "label.float8_scaling",
+    "autocast float16 + GradScaler": "label.autocast_float16_scaler",
+    "autocast bfloat16": "label.autocast_bfloat16",
+}
 
 
 @dataclass(frozen=True)
@@ -601,17 +610,22 @@ def from_json(value: Any) -> Any:
 
 
 def render(value: Any, lang: str) -> str:
-    """A message in ``lang``; a list of values joined with ``"; "``; any other value as ``str``.
+    """A message in ``lang``; a list of values joined with ``"; "`` (Japanese: 「、」); a plain row
+    label of `PLAIN_LABELS` as its message; any other value as ``str``.
 
     Examples:
         >>> render(Msg("label.batch", batch=64), "en"), render("float32", "ja")
         ('batch 64', 'float32')
-        >>> render([Msg("label.batch", batch=1), "float16"], "ja")
-        'バッチ 1; float16'
+        >>> render([Msg("label.batch", batch=1), "float16"], "en")
+        'batch 1; float16'
+        >>> render(["tf32", "autocast bfloat16"], "ja")
+        'tf32、bfloat16 の autocast'
     """
     value = from_json(value)
     if isinstance(value, list):
-        return "; ".join(render(v, lang) for v in value)
+        return ("、" if lang == "ja" else "; ").join(render(v, lang) for v in value)
+    if isinstance(value, str) and value in PLAIN_LABELS:
+        value = Msg(PLAIN_LABELS[value])
     return value.render(lang) if isinstance(value, Msg) else str(value)
 
 

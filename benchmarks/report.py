@@ -226,9 +226,12 @@ _CASE_JOIN = " · "
 #: Japanese joins the first-column labels with 「、」 (a middle dot between two labels is not Japanese usage).
 _CASE_JOIN_JA = "、"
 
+#: The environment table's rows whose value is a comma-separated list (Japanese joins it with 「、」).
+_JA_LIST_ROWS = frozenset({"isa_class", "isa_flags", "isa_limit"})
+
 #: A blank between two Japanese characters, which Japanese text does not have.
 # no blank between two Japanese words, nor after a Japanese parenthesis before one (code keeps its blank):
-# 「autocast float16(スケーラなし)と比べた …」
+# 「float16 の autocast(スケーラなし)と比べた …」
 _JA_GAP = re.compile(r"(?:(?<=[\u3040-\u30ff\u3400-\u9fff])|(?<=[\u3040-\u30ff\u3400-\u9fff]\))) (?=[\u3040-\u30ff\u3400-\u9fff])")
 
 #: Header keys of the columns that say what a row is compared with: the summary writes "<case> vs <that>".
@@ -338,6 +341,9 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
     columns = data["columns"]
     headers = [Msg(c["header"]).render(lang) for c in columns]
     cells = [[_cell(row.get(c["key"]), c["format"], lang) for c in columns] for row in data["rows"]]
+    if lang == "ja":  # the environment table's lists of ISA classes and flags: 「AMX、AVX512-FP16」
+        cells = [[cell.replace(", ", "、") if row.get("key") in _JA_LIST_ROWS else cell for cell in cells_of_row]
+                 for row, cells_of_row in zip(data["rows"], cells)]
     layout = summary_layout(columns)
     lines: list[str] = []
     if layout is None:
