@@ -358,18 +358,22 @@ def restore(clone: Path) -> None:
     sh("git checkout -q -- . && git clean -qfd -e .venv -e node_modules -e .cache", clone)
 
 
-def make_clone(clone: Path) -> Path:
+def make_clone(clone: Path, commit: str | None = None) -> Path:
     """A scratch clone of this checkout with the working tree's changes committed, sharing its
-    ``.venv``, ``node_modules`` and ``.cache``."""
+    ``.venv``, ``node_modules`` and ``.cache``; with ``commit``, that commit alone (``--commit``:
+    the working tree's changes, someone's work in progress, are left out)."""
     subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
-    # the working tree's changes to tracked files and its new files, so uncommitted work is proved too
-    diff = subprocess.run(["git", "diff", "HEAD", "--binary"], cwd=REPO, capture_output=True, check=True).stdout
-    if diff:
-        subprocess.run(["git", "apply", "--whitespace=nowarn"], cwd=clone, input=diff, check=True)
-    for rel in subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=REPO,
-                              capture_output=True, text=True, check=True).stdout.splitlines():
-        (clone / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(REPO / rel, clone / rel)
+    if commit is not None:
+        subprocess.run(["git", "checkout", "-q", "--detach", commit], cwd=clone, check=True)
+    else:
+        # the working tree's changes to tracked files and its new files, so uncommitted work is proved too
+        diff = subprocess.run(["git", "diff", "HEAD", "--binary"], cwd=REPO, capture_output=True, check=True).stdout
+        if diff:
+            subprocess.run(["git", "apply", "--whitespace=nowarn"], cwd=clone, input=diff, check=True)
+        for rel in subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=REPO,
+                                  capture_output=True, text=True, check=True).stdout.splitlines():
+            (clone / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / rel, clone / rel)
     sh("git add -A && git -c user.name=p -c user.email=p@p commit -qm 'working tree' --allow-empty", clone)
     # .cache: the site build's content-keyed caches (notebooks, figures, wheel), so that each
     # site-test selection does not re-run every notebook; a mutation changes the keys it touches.
@@ -439,6 +443,8 @@ def main() -> int:
     parser.add_argument("--without-site", action="store_true",
                         help="leave out the mutations that only a site test (tests/test_site*.py) catches: each builds the site"
                         " in its scratch clone (minutes each); run them on their own with -k site or -k deploy")
+    parser.add_argument("--commit", metavar="REV",
+                        help="prove this commit (e.g. HEAD) as committed, without the working tree's changes")
     parser.add_argument("--jobs", type=int, default=2, help="mutations proved side by side, each in its own scratch clone (default 2: the cores CI has)")
     args = parser.parse_args()
     ci_names = (*CI_MUTATIONS, *CI_MUTATIONS_MORE)
@@ -458,13 +464,18 @@ def main() -> int:
     if not chosen:
         print(f"no mutation matches {args.k!r}")
         return 2
+    commit = None
+    if args.commit:
+        commit = subprocess.run(["git", "rev-parse", "--verify", f"{args.commit}^{{commit}}"], cwd=REPO,
+                                capture_output=True, text=True, check=True).stdout.strip()
+        print(f"proving commit {commit[:12]} as committed (the working tree's changes left out)", flush=True)
     scratch = Path(tempfile.mkdtemp(prefix="prove-tests-fail-"))
     try:
         # One scratch clone per job: the mutations are independent, and each one's pytest is one
         # process, so two run side by side on the two cores CI has (the --ci set: 108 s -> about 60 s).
         clones: queue.Queue[Path] = queue.Queue()
         for j in range(max(1, min(args.jobs, len(chosen)))):
-            clones.put(make_clone(scratch / f"repo{j}"))
+            clones.put(make_clone(scratch / f"repo{j}", commit))
         baselines: dict[str, tuple[bool, str]] = {}
         lock = threading.Lock()
 
