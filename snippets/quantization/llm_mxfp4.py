@@ -64,14 +64,24 @@ try:
 except ImportError as error:
     print(f"{type(error).__name__}: {error}")
 
+
+def kept_in_mxfp4(model):
+    """After from_pretrained: did the experts stay MXFP4? Natively, transformers swaps in
+    Mxfp4GptOssExperts, whose weights are the packed uint8 blocks; after a fallback the experts
+    are GptOssExperts in bfloat16 and the model no longer counts as quantized."""
+    experts = model.model.layers[0].mlp.experts
+    print(f"experts: {type(experts).__name__}, weights in {experts.gate_up_proj.dtype}, "
+          f"is_quantized: {model.is_quantized}")
+    return type(experts).__name__ == "Mxfp4GptOssExperts"
+
+
 # 2. Dequantize while loading: every expert weight becomes bfloat16.
 model = AutoModelForCausalLM.from_pretrained(folder, quantization_config=Mxfp4Config(dequantize=True))
 experts = model.model.layers[0].mlp.experts
 print("logged:", *log.messages, sep="\n  ")
-print("experts:", type(experts).__name__, experts.gate_up_proj.dtype)
+print("kept in MXFP4:", kept_in_mxfp4(model))
 print("same values as torchao's MXFP4 dequantization:", torch.equal(experts.gate_up_proj.data, expected))
 print(f"expert weights: {mxfp4_bytes:,} bytes as MXFP4, {bf16_bytes:,} bytes after loading "
       f"({bf16_bytes / mxfp4_bytes:.2f}x)")
-print("quantized:", model.is_quantized)
 validate_quantization_for_training(model)  # raises for a model that cannot be fine-tuned
 print("fine-tuning check: passed (a plain bfloat16 model)")
