@@ -84,11 +84,12 @@ def test_activation_qparams_are_fbgemms():
 
 
 def _activation_batches():
-    """600 batches: ordinary ranges, tiny ranges (the small-scale branch), one-signed, large, all zero."""
-    for seed in range(600):
+    """900 batches: ordinary ranges, tiny ranges (the small-scale branch), one-signed at a tiny and at an
+    ordinary scale, large, all zero, constant."""
+    for seed in range(900):
         g = torch.Generator().manual_seed(seed)
         x = torch.randn(16, generator=g)
-        kind = seed % 6
+        kind = seed % 9
         if kind == 1:
             x = x * 1e-9
         elif kind == 2:
@@ -99,6 +100,12 @@ def _activation_batches():
             x = x * 1e3 + 5
         elif kind == 5:
             x = torch.zeros(16)
+        elif kind == 6:  # one-signed at an ordinary scale: the range is widened to 0, not forced to 6.1e-5
+            x = -(x.abs() + 0.1)
+        elif kind == 7:
+            x = x.abs() + 0.1
+        elif kind == 8:
+            x = torch.full((16,), float(x[0]) * 4)
         yield seed, x
 
 
@@ -113,7 +120,72 @@ def test_activation_qparams_equal_torchs_own_choice_exactly(reduce_range):
         same_scale = ours.scale.item() == torch.tensor(scale, dtype=torch.float32).item()
         if not (same_scale and ours.zero_point.item() == zero_point):
             wrong.append((seed, ours.scale.item(), scale, ours.zero_point.item(), zero_point))
-    assert not wrong, f"{len(wrong)} of 600 batches differ (seed, our scale, torch's, our zp, torch's): {wrong[:5]}"
+    assert not wrong, f"{len(wrong)} of 900 batches differ (seed, our scale, torch's, our zp, torch's): {wrong[:5]}"
+
+
+# Edge data at every scale: the all-negative, all-positive, constant and one-element batches were
+# tested only at 1e-10 (the small-scale branch, where the scale is forced to 6.1e-5 whatever the range),
+# so an activation range no longer widened up to 0 passed every test (independent review, 2026-11-29).
+EDGE_ACTIVATIONS = {
+    "all-negative": [-3.0, -1.5, -0.25],
+    "all-positive": [0.25, 1.5, 3.0],
+    "constant-positive": [2.0, 2.0, 2.0, 2.0],
+    "constant-negative": [-2.0, -2.0, -2.0, -2.0],
+    "one-positive": [5.0],
+    "one-negative": [-5.0],
+    "one-zero": [0.0],
+    "mixed": [-1.0, 3.0],
+}
+EDGE_SCALES = {"tiny": 1e-11, "small": 1e-4, "ordinary": 1.0, "large": 1e3}
+
+
+@pytest.mark.parametrize("reduce_range", [True, False], ids=["reduce_range", "full_range"])
+@pytest.mark.parametrize("scale", EDGE_SCALES.values(), ids=EDGE_SCALES.keys())
+@pytest.mark.parametrize("kind", EDGE_ACTIVATIONS)
+def test_activation_qparams_of_edge_data_at_every_scale_equal_torchs(kind, scale, reduce_range):
+    """Each edge shape of data at each scale, bit for bit against ``torch._choose_qparams_per_tensor``
+    (fbgemm's choice for the dynamic kernels) and against the scale and zero point torch's dynamic
+    Linear used: its output equals ``int32 accumulator * x_scale * w_scale`` only with that scale."""
+    x = torch.tensor(EDGE_ACTIVATIONS[kind]) * scale
+    ours = choose_activation_qparams(x, reduce_range=reduce_range)
+    t_scale, t_zero_point = torch._choose_qparams_per_tensor(x, reduce_range)
+    assert (ours.scale.item(), ours.zero_point.item()) == (torch.tensor(t_scale, dtype=torch.float32).item(), t_zero_point)
+
+
+@pytest.mark.parametrize(
+    "values,reduce_range,scale,zero_point",
+    [
+        # the range is widened to include 0: [-3, 0] over 127 codes (7 bits), 0 on the top code
+        pytest.param([-3.0, -1.5, -0.25], True, 3 / 127, 127, id="all-negative-7-bit"),
+        pytest.param([-3.0, -1.5, -0.25], False, 3 / 255, 255, id="all-negative-8-bit"),
+        pytest.param([0.25, 1.5, 3.0], True, 3 / 127, 0, id="all-positive-7-bit"),
+        pytest.param([-2.0, -2.0, -2.0], True, 2 / 127, 127, id="constant-negative"),
+        pytest.param([2.0, 2.0, 2.0], False, 2 / 255, 0, id="constant-positive"),
+        pytest.param([-5.0], True, 5 / 127, 127, id="one-negative"),
+        pytest.param([5.0], True, 5 / 127, 0, id="one-positive"),
+        pytest.param([0.0], True, 0.1, 0, id="one-zero"),  # an empty range: fbgemm's fallback scale
+    ],
+)
+def test_activation_qparams_of_one_signed_data_by_hand(values, reduce_range, scale, zero_point):
+    """Worked examples, written out: a one-signed batch's range runs from 0 to its far end."""
+    p = choose_activation_qparams(torch.tensor(values), reduce_range=reduce_range)
+    assert p.scale.item() == torch.tensor(scale, dtype=torch.float32).item() and p.zero_point.item() == zero_point
+
+
+@pytest.mark.parametrize("sign", [-1.0, 1.0], ids=["all-negative", "all-positive"])
+def test_dynamic_linear_on_one_signed_activations_uses_torchs_activation_scale(sign):
+    """End to end: torch's dynamic Linear on one-signed activations of an ordinary scale returns the
+    int32 accumulator times the activation scale we choose times the weight scale (bias off)."""
+    torch.manual_seed(3)
+    lin = nn.Linear(32, 16, bias=False)
+    with legacy_quantization():
+        q = torch.ao.quantization.quantize_dynamic(nn.Sequential(lin), {nn.Linear}, dtype=torch.qint8)[0]
+    w = quantize_weight(lin.weight)
+    x = sign * (torch.rand(8, 32, generator=torch.Generator().manual_seed(4)) + 0.5)
+    with torch.no_grad(), legacy_quantization():
+        expected = q(x)
+    got = dynamic_linear(x, w)
+    assert torch.allclose(got, expected, rtol=1e-5, atol=1e-5), (got - expected).abs().max()
 
 
 @pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
