@@ -188,6 +188,72 @@ def test_dynamic_linear_on_one_signed_activations_uses_torchs_activation_scale(s
     assert torch.allclose(got, expected, rtol=1e-5, atol=1e-5), (got - expected).abs().max()
 
 
+# QuantizedWeight.dequantize per channel: no test called it, and with one scale per row applied along
+# the columns it was off by up to 122 on a square weight and raised on any other (independent review,
+# 2026-11-29). Each per-channel weight is checked on a square weight whose rows differ in magnitude (a
+# swapped axis broadcasts silently there) and on both non-square orientations, against torch.
+WEIGHT_SHAPES = {"square": (24, 24), "wide": (16, 40), "tall": (40, 16)}
+
+
+def _rows_of_different_magnitude(shape) -> torch.Tensor:
+    g = torch.Generator().manual_seed(sum(shape))
+    out_features = shape[0]
+    return torch.randn(shape, generator=g) * torch.logspace(-3, 1, out_features).reshape(-1, 1)
+
+
+def _torch_dynamic_weight(w: torch.Tensor, per_channel: bool):
+    """torch's own int8 weight of quantize_dynamic for a Linear holding ``w`` (per tensor or per channel)."""
+    lin = nn.Linear(w.shape[1], w.shape[0], bias=False)
+    with torch.no_grad():
+        lin.weight.copy_(w)
+    qconfig = (torch.ao.quantization.per_channel_dynamic_qconfig if per_channel
+               else torch.ao.quantization.default_dynamic_qconfig)
+    with legacy_quantization():
+        q = torch.ao.quantization.quantize_dynamic(nn.Sequential(lin), {nn.Linear: qconfig}, dtype=torch.qint8)[0]
+        return q._packed_params._weight_bias()[0]
+
+
+@pytest.mark.parametrize("per_channel", [True, False], ids=["per-channel", "per-tensor"])
+@pytest.mark.parametrize("shape", WEIGHT_SHAPES.values(), ids=WEIGHT_SHAPES.keys())
+def test_a_quantized_weight_dequantizes_as_torchs(shape, per_channel):
+    """``quantize_weight(w, per_channel).dequantize()`` equals the ``dequantize()`` of torch's dynamic
+    weight; the codes and scales are torch's; and the QuantizedWeight made of torch's own codes and
+    scales dequantizes to the same float32 values (one scale per output row: axis 0, the only axis a
+    QuantizedWeight has)."""
+    w = _rows_of_different_magnitude(shape)
+    theirs = _torch_dynamic_weight(w, per_channel)
+    if per_channel:
+        assert theirs.q_per_channel_axis() == 0
+    ours = quantize_weight(w, per_channel=per_channel)
+    assert torch.equal(ours.q, theirs.int_repr())
+    assert torch.allclose(ours.scale, _torch_weight(theirs).scale, rtol=1e-6, atol=0)
+    expected = theirs.dequantize()
+    assert ours.dequantize().shape == expected.shape == w.shape
+    assert torch.allclose(ours.dequantize(), expected, rtol=1e-6, atol=0), (ours.dequantize() - expected).abs().max()
+    assert torch.equal(_torch_weight(theirs).dequantize(), expected)
+    # and it stands for the float weight, row by row, within half a step of that row's scale
+    half_step = (ours.scale.reshape(-1, 1) if per_channel else ours.scale) / 2
+    assert bool(((ours.dequantize() - w).abs() <= half_step * (1 + 1e-4)).all())  # (the max lands on 127.5 steps)
+
+
+@pytest.mark.parametrize("shape", WEIGHT_SHAPES.values(), ids=WEIGHT_SHAPES.keys())
+def test_dynamic_linear_with_a_per_channel_weight_matches_torch(shape):
+    """The per-channel scales reach the right output columns in dynamic_linear too."""
+    w = _rows_of_different_magnitude(shape)
+    lin = nn.Linear(shape[1], shape[0], bias=False)
+    with torch.no_grad():
+        lin.weight.copy_(w)
+    with legacy_quantization():
+        q = torch.ao.quantization.quantize_dynamic(
+            nn.Sequential(lin), {nn.Linear: torch.ao.quantization.per_channel_dynamic_qconfig}, dtype=torch.qint8)[0]
+    ours = quantize_weight(w, per_channel=True)
+    x = torch.randn(8, shape[1], generator=torch.Generator().manual_seed(7))
+    with torch.no_grad(), legacy_quantization():
+        expected = q(x)
+    got = dynamic_linear(x, ours)
+    assert (got - expected).abs().max().item() <= _bound(x, ours)
+
+
 @pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
 def test_rnn_cell_matches_torch(nonlinearity):
     torch.manual_seed(6)
