@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -60,6 +62,8 @@ def test_importing_a_list_with_an_empty_prefix_fails(tmp_path):
 
 
 GOOD = dict(category="UserWarning", prefix="TypedStorage is deprecated", reason="torch's own pickling raises it")
+# '.', '(' and ' ' are characters of a regular expression: pytest's filter must match them literally
+DOTTED = dict(category="UserWarning", prefix="`demo.api(` is deprecated", reason="a test entry with regex characters")
 
 
 @pytest.mark.parametrize(
@@ -115,6 +119,92 @@ def test_an_accepted_entry_silences_its_message_only(policy, monkeypatch):
         with pytest.raises(UserWarning, match="something else"):
             warnings.warn("something else", UserWarning)
     assert policy.pythonwarnings_env() == "error,ignore:TypedStorage is deprecated:UserWarning"
+
+
+# Each way of applying the list, end to end, on the same warnings: (message, category, let through?).
+# pytest's filter lines dropped the message (`ignore::UserWarning`, silencing every UserWarning in every
+# test) and no test read them, since the list is empty in the repository (independent review, 2026-11-29).
+APPLIED_CASES = [
+    ("TypedStorage is deprecated. It will be removed", "UserWarning", True),
+    ("typedstorage IS DEPRECATED (any case)", "UserWarning", True),
+    ("`demo.api(` is deprecated; use demo_api2", "UserWarning", True),
+    ("something else", "UserWarning", False),
+    ("`demoXapi(` is deprecated", "UserWarning", False),  # '.' is no wildcard
+    ("Old TypedStorage is deprecated", "UserWarning", False),  # a prefix: from the first character
+    ("TypedStorage is deprecated", "DeprecationWarning", False),  # another class
+]
+
+
+@pytest.fixture
+def two_entries(policy, monkeypatch):
+    monkeypatch.setattr(policy, "ALLOWED", (policy.AllowedWarning(**GOOD), policy.AllowedWarning(**DOTTED)))
+    return policy
+
+
+def test_install_lets_through_the_listed_messages_only(two_entries):
+    import builtins
+
+    for message, category, allowed in APPLIED_CASES:
+        with warnings.catch_warnings():
+            two_entries.install()
+            raised = False
+            try:
+                warnings.warn(message, getattr(builtins, category))
+            except Warning:
+                raised = True
+        assert raised != allowed, (message, category, allowed)
+
+
+def test_the_pytest_filter_lines_keep_each_message_and_class(two_entries):
+    """Each line is pytest's `ignore:<message regex>:<class>` of one entry: the message kept, escaped."""
+    from _pytest.config import parse_warning_filter
+
+    lines = two_entries.pytest_filterwarnings_lines()
+    assert len(lines) == 2, lines
+    for line, entry in zip(lines, (GOOD, DOTTED)):
+        action, message, category, module, lineno = parse_warning_filter(line, escape=False)
+        assert (action, category.__name__, module, lineno) == ("ignore", entry["category"], "", 0), line
+        assert message and re.match(message, entry["prefix"], re.I) and re.fullmatch(message, entry["prefix"]), line
+
+
+def test_a_pytest_session_with_the_filter_lines_fails_on_any_other_warning(two_entries, tmp_path):
+    """A real pytest session whose ini filters are `error` and the generated lines (as tests/conftest.py
+    adds them): a test raising a listed warning passes; one raising another message of the same class,
+    the listed message as another class, or a message the '.' of a prefix would match as a wildcard, fails."""
+    import subprocess
+    import xml.etree.ElementTree as ET
+
+    lines = "\n".join(f"    {line}" for line in ["error", *two_entries.pytest_filterwarnings_lines()])
+    (tmp_path / "pytest.ini").write_text(f"[pytest]\nfilterwarnings =\n{lines}\n", encoding="utf-8")
+    body = "import warnings\n\n"
+    for n, (message, category, _) in enumerate(APPLIED_CASES):
+        body += f"\ndef test_case_{n}():\n    warnings.warn({message!r}, {category})\n"
+    (tmp_path / "test_cases.py").write_text(body, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONWARNINGS", "PYTEST_ADDOPTS") and not k.startswith("PYTEST_XDIST")}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                           "--junitxml", str(tmp_path / "out.xml"), "test_cases.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert (tmp_path / "out.xml").is_file(), proc.stdout + proc.stderr
+    outcome = {}
+    for case in ET.parse(tmp_path / "out.xml").getroot().iter("testcase"):
+        outcome[case.get("name")] = case.find("failure") is None and case.find("error") is None
+    expected = {f"test_case_{n}": allowed for n, (_, _, allowed) in enumerate(APPLIED_CASES)}
+    assert outcome == expected, f"{proc.stdout[-3000:]}\n(passed = True; expected {expected})"
+
+
+def test_pythonwarnings_lets_through_the_listed_messages_only(two_entries):
+    """A subprocess with PYTHONWARNINGS = pythonwarnings_env() (snippets, notebooks): the same cases."""
+    import json
+    import subprocess
+
+    code = ("import builtins, json, sys, warnings\nout = []\nfor message, category in json.loads(sys.argv[1]):\n"
+            "    try:\n        warnings.warn(message, getattr(builtins, category))\n        out.append(True)\n"
+            "    except Warning:\n        out.append(False)\nprint(json.dumps(out))\n")
+    env = {**os.environ, "PYTHONWARNINGS": two_entries.pythonwarnings_env()}
+    cases = [[m, c] for m, c, _ in APPLIED_CASES]
+    proc = subprocess.run([sys.executable, "-c", code, json.dumps(cases)], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [allowed for _, _, allowed in APPLIED_CASES], proc.stdout
 
 
 @pytest.mark.parametrize("prefix", ["The default value of", "This overload is deprecated", "is deprecated and will be removed"])
