@@ -9,8 +9,9 @@ through ``PYTHONWARNINGS`` unchanged; a prefix may not contain a comma or a colo
 An entry is checked when this module is imported (so the tests, the site build and every
 snippet run refuse a bad list before anything runs) and again whenever the list is applied
 (:func:`validate`): its prefix must name one message (at least :data:`MIN_PREFIX_LETTERS`
-letters and a name: an API, a quoted word, a number, a proper noun; no surrounding spaces; an
-empty prefix would silence every warning of its class, a prefix of plain words the warnings of many APIs),
+letters and a code identifier: a dotted, underscored or CamelCase name, a call, a back-ticked or quoted
+name, a name with digits; no surrounding spaces; an empty prefix would silence every warning of its
+class, a prefix of plain words, acronyms or numbers the warnings of many APIs),
 its category must be a built-in warning class, and its reason may not be empty.
 
 Never add "CUDA is not available" / "disabling" warnings from autocast or
@@ -38,11 +39,21 @@ ALLOWED: tuple[AllowedWarning, ...] = (
 
 #: The fewest letters a prefix may hold: fewer (or none: spaces, dots, ``*``) match warnings nobody read.
 MIN_PREFIX_LETTERS = 10
-#: What a prefix must hold to name one message: an API name (``torch.load``, ``weights_only``,
-#: ``load(``), a quoted or back-ticked name, a number, a CamelCase or upper-case word (``TypedStorage``,
-#: ``TF32``), or a capitalised word after the first. A prefix of plain words ("The default value of",
-#: "This overload is deprecated") starts messages of many APIs: it would silence them all.
-_NAMES_SOMETHING = re.compile(r"\w[._]\w|\w\(|[`'\"]|\d|[a-z][A-Z]|[A-Z]{2}|\s[A-Z]")
+#: What a prefix must hold to name one message: a code identifier, as the message spells it. A dotted
+#: name (``torch.load``, ``nn.Module``; not ``e.g.`` or ``2.0``), an underscored one (``weights_only``,
+#: ``_register``), a CamelCase one (``TypedStorage``, ``allowTF32``), a call (``load(``), a back-ticked
+#: name or a quoted word (``'cuda'``), a name with digits (``TF32``, ``float16``, ``int8``). Not plain
+#: words ("The default value of", "This overload is deprecated"), an all-caps acronym ("Please use the
+#: new API": API, CPU, GPU start the messages of many APIs), a capitalised word or a bare number
+#: ("removed in 2.0"): such a prefix silences warnings nobody read (independent review, 2026-11-29).
+_NAMES_SOMETHING = re.compile(
+    r"[A-Za-z_]\w*\.[A-Za-z_]\w"  # dotted
+    r"|[A-Za-z0-9]_[A-Za-z0-9]|(?<!\w)_[A-Za-z]"  # underscored
+    r"|[a-z][A-Z]"  # CamelCase
+    r"|\w\("  # a call
+    r"|`[^`\s]|(['\"])[^'\"\s]+\1"  # back-ticked code, a quoted word
+    r"|[A-Za-z][0-9]"  # a name with digits
+)
 # what the module docstring rules out: autocast and GradScaler turning CUDA code off on a CPU machine
 _NEVER = re.compile(r"cuda\b.*\b(not available|disabl)", re.I)
 
@@ -70,8 +81,8 @@ def problems(entries: tuple[AllowedWarning, ...] | list[AllowedWarning]) -> list
                          f"give the literal start of the message, at least {MIN_PREFIX_LETTERS} letters "
                          "(prefixes are literal text: '.' and '*' are not wildcards)")
         elif not _NAMES_SOMETHING.search(prefix):
-            found.append(f"{where}: the message prefix is plain words that start messages of many APIs; "
-                         "extend it up to the name the message is about, as the message spells it "
+            found.append(f"{where}: the message prefix is plain words (acronyms and numbers included) that start "
+                         "messages of many APIs; extend it up to the name the message is about, as the message spells it "
                          "(a function, argument, class or module: `torch.load`, weights_only, TypedStorage)")
         if prefix != prefix.strip():
             found.append(f"{where}: the message prefix starts or ends with a space; "

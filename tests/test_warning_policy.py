@@ -207,17 +207,62 @@ def test_pythonwarnings_lets_through_the_listed_messages_only(two_entries):
     assert json.loads(proc.stdout) == [allowed for _, _, allowed in APPLIED_CASES], proc.stdout
 
 
-@pytest.mark.parametrize("prefix", ["The default value of", "This overload is deprecated", "is deprecated and will be removed"])
+# What counts as naming one message: a code identifier, as the message spells it. An all-caps acronym
+# counted as a name ("Please use the new API" passed, and silenced "Please use the new API of torch.foo
+# instead of bar": independent review, 2026-11-29), and so did a capitalised word, any quote mark (the
+# apostrophe of "It's") and any digit.
+PLAIN_PREFIXES = {
+    "plain-words": "The default value of",
+    "plain-words-2": "This overload is deprecated",
+    "plain-words-3": "is deprecated and will be removed",
+    "an-acronym": "Please use the new API",
+    "two-acronyms": "Please use the CUDA API instead",
+    "a-capitalised-word": "Please use Adam instead of it",
+    "an-apostrophe": "It's deprecated and will be removed",
+    "a-version-number": "Will be removed in 2.0 or later",
+    "an-abbreviation": "e.g. this is deprecated now",
+}
+NAMING_PREFIXES = {
+    "camel-case": "TypedStorage is deprecated",
+    "back-ticked-dotted": "You are using `torch.load` with",
+    "dotted": "torch.ao.quantization is deprecated",
+    "a-name-with-digits": "Please use the new API settings to control TF32",
+    "underscored": "weights_only is now True by default",
+    "private": "Call _register_pytree_node instead",
+    "a-call": "Calling load( without a map location",
+    "a-quoted-word": "Argument 'cuda' is not valid here",
+    "a-dtype": "float16 is not supported on this device",
+    "back-ticked": "Listed message of `demo_api`",
+}
+
+
+@pytest.mark.parametrize("prefix", PLAIN_PREFIXES.values(), ids=PLAIN_PREFIXES.keys())
 def test_a_prefix_of_plain_words_is_refused(policy, prefix):
-    """Plain words start the messages of many APIs: such a prefix silences warnings nobody read."""
+    """Plain words, acronyms and numbers start the messages of many APIs: such a prefix silences warnings nobody read."""
     found = policy.problems([policy.AllowedWarning("UserWarning", prefix, "a reason")])
     assert any("plain words" in f for f in found), found
 
 
-@pytest.mark.parametrize("prefix", ["TypedStorage is deprecated", "You are using `torch.load` with",
-                                    "torch.ao.quantization is deprecated", "Please use the new API settings to control TF32"])
+@pytest.mark.parametrize("prefix", NAMING_PREFIXES.values(), ids=NAMING_PREFIXES.keys())
 def test_a_prefix_that_names_its_api_is_accepted(policy, prefix):
     assert policy.problems([policy.AllowedWarning("UserWarning", prefix, "a reason")]) == []
+
+
+def test_every_entry_the_tests_and_mutations_write_is_judged_as_meant(policy):
+    """The allow-list in the repository, this file's own good entries and the paste driver's are accepted;
+    the entries .ci/mutations/ adds to break the list are refused (each for the reason it was written for)."""
+    import ast
+
+    assert policy.problems(policy.ALLOWED) == []
+    assert policy.problems([policy.AllowedWarning(**GOOD), policy.AllowedWarning(**DOTTED)]) == []
+    mutations = (POLICY_FILE.parents[1] / ".ci" / "mutations" / "numerics_warnings.py").read_text(encoding="utf-8")
+    written = [kw.value.value for call in ast.walk(ast.parse(mutations))
+               if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "format"
+               for kw in call.keywords if kw.arg == "entry" and isinstance(kw.value, ast.Constant)]
+    assert len(written) >= 3, written
+    for entry in written:
+        category, prefix, reason = ast.literal_eval(f"({entry})")
+        assert policy.problems([policy.AllowedWarning(category, prefix, reason)]), f"a mutation's entry is accepted: {entry}"
 
 
 def test_the_paste_driver_allows_only_the_listed_message(monkeypatch, tmp_path):
