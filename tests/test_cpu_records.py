@@ -185,11 +185,13 @@ def _value(token: str) -> float:
 
 
 def _covered(lines: list[str], rule: Rule) -> dict[int, list[int]]:
-    """{index of a shown line: the positions (1-based) of the numbers with a fraction the rule covers there}."""
+    """{index of a shown line: the positions (1-based) of the numbers the rule covers there}: a bound's, those
+    with a fraction (an integer stays exact under any bound below 1); a measurement's (``varies = "run"``), all."""
     found = {}
     for i, line in enumerate(lines):
         tokens = numbers_of(line)
-        positions = [p for p, t in enumerate(tokens, 1) if not _is_integer(t) and rule.covers(line, p, len(tokens))]
+        positions = [p for p, t in enumerate(tokens, 1)
+                     if (rule.measured or not _is_integer(t)) and rule.covers(line, p, len(tokens))]
         if positions:
             found[i] = positions
     return found
@@ -222,17 +224,11 @@ def _evidence(script, rule: Rule) -> tuple[dict[tuple[int, int], float], dict[tu
     |printed - shown| of that number in the evidence (0.0 where it never moved), and where each move
     was seen. Per number, not per line: a rule that covers a line's every number (no ``number``) must
     find each of them moved, not only one."""
-    key = records.key_of(script)
     lines = normalize_output(script.with_suffix(".out").read_text(encoding="utf-8")).splitlines()
     covered = _covered(lines, rule)
     moved = {(i, p): 0.0 for i, ps in covered.items() for p in ps}
     where: dict[tuple[int, int], list[str]] = {ip: [] for ip in moved}
-    for rec in EVIDENCE_RECORDS:
-        if rec.state(script) != "current" or rec.entries[key].status not in ("ok", "wrote to stderr"):
-            continue
-        printed = normalize_output(rec.output(key)).splitlines()
-        if len(printed) != len(lines):
-            continue
+    for label, printed in _evidence_outputs(script, len(lines)):
         for i, positions in covered.items():
             a, b = numbers_of(lines[i]), numbers_of(printed[i])
             if len(a) != len(b):
@@ -241,12 +237,25 @@ def _evidence(script, rule: Rule) -> tuple[dict[tuple[int, int], float], dict[tu
                 x, y = _value(a[p - 1]), _value(b[p - 1])
                 if x != y and not (math.isnan(x) or math.isnan(y)):
                     moved[i, p] = max(moved[i, p], abs(y - x))
-                    where[i, p].append(f"{rec.label} {b[p - 1]}")
+                    where[i, p].append(f"{label} {b[p - 1]}")
     for obs, i, position, d in _observed_on(script, lines):
         if (i, position) in moved and d > 0:
             moved[i, position] = max(moved[i, position], d)
             where[i, position].append(f"observed ({obs.on}) {d:g} off")
     return moved, where
+
+
+def _evidence_outputs(script, count: int) -> list[tuple[str, list[str]]]:
+    """(record, lines) of every current record that ran ``script`` through and printed ``count`` lines."""
+    key = records.key_of(script)
+    found = []
+    for rec in EVIDENCE_RECORDS:
+        if rec.state(script) != "current" or rec.entries[key].status not in ("ok", "wrote to stderr"):
+            continue
+        printed = normalize_output(rec.output(key)).splitlines()
+        if len(printed) == count:
+            found.append((rec.label, printed))
+    return found
 
 
 def _still(lines: list[str], moved: dict[tuple[int, int], float]) -> list[str]:
@@ -266,6 +275,33 @@ def test_a_rule_covers_only_numbers_that_vary(script, rule: Rule):
     assert not still, (
         f"{script.relative_to(REPO)}: rule {rule.line!r} (number {rule.number}) covers numbers that no record and no "
         f"observation (recorded/observed.toml) printed otherwise; narrow its line or its number so that these stay exact:\n  "
+        + "\n  ".join(still)
+    )
+
+
+def _measured_rules():
+    return [pytest.param(script, rule, id=f"{_id(script)}#{n + 1}")
+            for script in sorted(records.SNIPPETS.rglob("*.py"))
+            for n, rule in enumerate(snippet_meta(script).tolerance) if rule.measured]
+
+
+@pytest.mark.parametrize(("script", "rule"), _measured_rules())
+def test_a_measurement_rule_covers_only_numbers_that_vary(script, rule: Rule):
+    """``varies = "run"`` accepts any value, so it may cover only measurements: every number it covers
+    (integers too) moved between the records, number by number, as a bound's must. Its ``line`` widened
+    over an exact line (``^checkpointed`` for ``^checkpointed step:``, which also took the activations'
+    3.63 MiB: any value passed) or its ``number`` dropped fails (independent review, 2026-11-29: the
+    evidence checks left every ``varies`` rule out). A script no record holds (the CUDA scripts) has no
+    evidence to judge by: skipped, named."""
+    lines = normalize_output(script.with_suffix(".out").read_text(encoding="utf-8")).splitlines()
+    moved, _ = _evidence(script, rule)
+    assert moved, f"{script.relative_to(REPO)}: varies = \"run\" rule {rule.line!r} (number {rule.number}) covers no number of the shown output"
+    if len(_evidence_outputs(script, len(lines))) < 2:
+        pytest.skip(f"{records.key_of(script)}: fewer than two records that ran through to compare its measurements")
+    still = _still(lines, moved)
+    assert not still, (
+        f"{script.relative_to(REPO)}: varies = \"run\" rule {rule.line!r} (number {rule.number}) accepts any value for "
+        "numbers that every record printed alike; narrow its line or its number so that these stay exact:\n  "
         + "\n  ".join(still)
     )
 
