@@ -5,7 +5,9 @@
   one device run (600 s), and a step really stopped at its box;
 - the script read as bash reads it: everything it runs that can hang (python, pytest, pip, git,
   a step, another script) is under `timeout` with a bound from its table of boxes and a kill grace,
-  whichever function or line it is on;
+  whichever function or line it is on; and nothing, in a step or anywhere, leaves the box's process
+  group or the shell's jobs (setsid, nohup, disown, `&`, job control, a Python's new session), so
+  that a step stopped at its box leaves no process running (checked on a real step too);
 - a run whose steps fail: each failure reported as such and the run's exit 1 (no `trap` in the
   script may exit, return or catch a box's signals), and the suite boxed by what is left of the
   budget, never the whole of it;
@@ -161,6 +163,7 @@ class _Command:
     words: list[str]
     function: str  # "" at the top level
     entry: str  # "step" / "main": only in that branch of an `if [ "$1" = --step ]`; "" everywhere
+    background: bool = False  # ended by `&` (a compound command sent there: words ["<compound>"])
 
 
 def _normalized(text: str) -> str:
@@ -360,6 +363,13 @@ def _commands(text: str, function: str = "", entry: str = "") -> list[_Command]:
                 continue
             if text_ == ")" and after_paren:
                 after_paren = False
+                continue
+            if text_ == "&":
+                if words:
+                    finish()
+                    out[-1].background = True
+                else:  # `( ... ) &`, `{ ...; } &`, `done &`
+                    out.append(_Command(["<compound>"], *where(), background=True))
                 continue
             finish()
             if text_ in (";;", ";&", ";;&"):
@@ -616,21 +626,115 @@ def test_the_script_reader_finds_what_runs_unboxed(case):
     assert [p.split(": ", 1)[1] for p in problems] == expected, problems
 
 
+# A time box stops a step by signalling `timeout`'s process group (TERM, then KILL after the grace). A
+# process that leaves the group is not stopped: `setsid "$PYTHON" -` in gpu-info was reported TIMED OUT
+# at its box and ran on, and on the GPU machine it would hold the GPU under the next steps (independent
+# review, 2026-11-29; the unboxed reader does not look inside what runs under `timeout`). So nothing in
+# the scripts may start a process outside the group or leave one behind: a new session or process group
+# (setsid, a Python's start_new_session/os.setsid/os.setpgrp, `set -m`), a job sent to the background
+# (`&`, coproc, bg) or let go of (disown, nohup, which also hides the hangup), a service manager.
+DETACHING = frozenset({"setsid", "nohup", "disown", "bg", "coproc", "daemon", "daemonize", "start-stop-daemon",
+                       "systemd-run", "at", "batch", "screen", "tmux", "setpgid"})
+# Commands that run the command in their arguments: a detaching one among those counts too.
+WRAPPERS = frozenset({"timeout", "env", "nice", "ionice", "stdbuf", "chrt", "taskset", "sudo", "time", "exec", "command"})
+DETACHING_TEXT = re.compile(r"\b(setsid|setpgrp|setpgid|start_new_session|process_group|daemoni[sz]e|nohup|disown)\b")
+JOB_CONTROL = re.compile(r"^-[a-zA-Z]*m|^monitor$")
+
+
+def _detaching(texts: dict[str, str]) -> list[str]:
+    """Where the scripts start a process that can outlive its box, in any function, branch or substitution,
+    reached or not; and, in their text (heredoc bodies: the steps' Python), the calls that do it."""
+    found = []
+    for script, commands in _read_scripts(texts).items():
+        for command in commands:
+            where = f"{script}, {command.function or 'top level'}: {' '.join(command.words)}"
+            words, program = [_unquote(w) for w in command.words], _program(command.words)[0]
+            if command.background:
+                found.append(f"{where} &")
+            elif DETACHING & ({program} | (set(words) if program in WRAPPERS else set())):
+                found.append(where)
+            elif words[:1] == ["set"] and any(JOB_CONTROL.match(w) for w in words[1:]):
+                found.append(f"{where} (job control: every job its own process group)")
+        for n, line in enumerate(texts[script].splitlines(), 1):
+            code = line.split("#", 1)[0] if line.lstrip().startswith("#") else line
+            if DETACHING_TEXT.search(code):
+                found.append(f"{script}:{n}: {line.strip()}")
+    return found
+
+
+def test_nothing_in_the_scripts_can_outlive_its_time_box():
+    """Read from the scripts: no command, in a step or anywhere else, leaves `timeout`'s process group
+    or the shell's jobs (see DETACHING), so a box stops all a step started."""
+    found = _detaching(_script_texts())
+    assert not found, ("starts a process a time box cannot stop (run it in the foreground, in the step's own "
+                       "process group):\n  " + "\n  ".join(found))
+
+
+DETACH_CASES = {
+    "setsid in a step": ('step_a() {\n  setsid "$PYTHON" - <<\'PY\'\nimport os\nPY\n}\n', True),
+    "exec setsid": ("step_a() { exec setsid python3 x; }\n", True),
+    "setsid under timeout": ('STEP_BOX=2 timeout -k 3 "${BOX[a]}" setsid python3 x\n', True),
+    "nohup": ("step_a() { nohup python3 x >log 2>&1; }\n", True),
+    "a background job": ("step_a() {\n  python3 x &\n  wait\n}\n", True),
+    "a background job in a substitution": ('step_a() { out=$(python3 x & echo started); }\n', True),
+    "a background subshell": ("step_a() {\n  ( python3 x ) &\n}\n", True),
+    "a background loop": ("step_a() {\n  while :; do python3 x; done &\n}\n", True),
+    "disown": ("step_a() { python3 x & disown; }\n", True),
+    "job control": ("step_a() {\n  set -m\n  python3 x\n}\n", True),
+    "job control, spelled out": ("set -o monitor\n", True),
+    "a new session from the step's Python": (
+        'step_a() {\n  "$PYTHON" - <<\'PY\'\nimport subprocess\nsubprocess.Popen(["x"], start_new_session=True)\nPY\n}\n', True),
+    "os.setsid in an inline Python": ('step_a() { "$PYTHON" -c "import os; os.setsid()"; }\n', True),
+    "words that are only text": ('echo stopped at its box, not in the background\nprintf "%s" bg\n', False),
+    "and, or, redirections": ("step_a() {\n  python3 x &>log && echo ok || echo no >&2\n  python3 y 2>&1 | tail -1\n}\n", False),
+    "a comment that names them": ("# no setsid, nohup or & here\nstep_a() { python3 x; }  # not in the background\n", False),
+}
+
+
+@pytest.mark.parametrize("case", DETACH_CASES)
+def test_the_detach_reader_finds_what_leaves_the_box(case):
+    text, bad = DETACH_CASES[case]
+    found = _detaching({"run.sh": text})
+    assert bool(found) == bad, found
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its parent does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
 def test_a_step_is_stopped_at_its_box(tmp_path):
-    """A step that runs on is killed at its box with whatever it started, and recorded as timed out."""
+    """A step that runs on is killed at its box with whatever it started, and recorded as timed out: the
+    stand-in and the job it started are gone once run_step returns (not only reported as timed out)."""
     slow = tmp_path / "slow-python"
-    slow.write_text("#!/bin/sh\nsleep 30 &\nsleep 30\n")
+    pids = tmp_path / "pids"
+    slow.write_text(f"#!/bin/sh\necho $$ >>{pids}\nsleep 30 &\necho $! >>{pids}\nsleep 30\n")
     slow.chmod(0o755)
     work = tmp_path / "work"
     (work / "logs").mkdir(parents=True)
     start = time.monotonic()
-    proc = _bash(f'source {GPU}; export WORK={work} PYTHON={slow} DRY=""; KILL_GRACE=1; BOX[gpu-info]=2; run_step gpu-info',
-                 timeout=30)
-    took = time.monotonic() - start
-    assert proc.returncode == 0, proc.stderr
-    name, box, _used, status = (work / "steps.tsv").read_text(encoding="utf-8").strip().split("\t")
-    assert (name, box, status) == ("gpu-info", "2", "TIMED OUT at its box"), status
-    assert took < 10, f"the step ran {took:.0f} s past its 2 s box"
+    try:
+        proc = _bash(f'source {GPU}; export WORK={work} PYTHON={slow} DRY=""; KILL_GRACE=1; BOX[gpu-info]=2; run_step gpu-info',
+                     timeout=30)
+        took = time.monotonic() - start
+        assert proc.returncode == 0, proc.stderr
+        name, box, _used, status = (work / "steps.tsv").read_text(encoding="utf-8").strip().split("\t")
+        assert (name, box, status) == ("gpu-info", "2", "TIMED OUT at its box"), status
+        assert took < 10, f"the step ran {took:.0f} s past its 2 s box"
+        started = [int(p) for p in pids.read_text().split()] if pids.exists() else []
+        assert len(started) == 2, f"the stand-in did not start (pids: {started}): {proc.stdout}{proc.stderr}"
+        deadline = time.monotonic() + 3  # signals sent; the kernel may take a moment to end them
+        while any(map(_alive, started)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [p for p in started if _alive(p)], "the step's processes outlived its box"
+    finally:
+        for pid in [int(p) for p in pids.read_text().split()] if pids.exists() else []:
+            if _alive(pid):
+                os.kill(pid, 9)
 
 
 def _write_wheel(folder: Path, name: str, version: str, module: str, requires: tuple[str, ...] = ()) -> Path:
