@@ -187,9 +187,9 @@ class ReaderVenv:
 def reader_env(venv: ReaderVenv) -> dict[str, str]:
     """A reader's shell with the venv activated: no variable of the project's tools, the venv's bin first on PATH."""
     env = {k: v for k, v in os.environ.items() if not NOT_A_READERS.match(k)}
-    tools = str(Path(sys.executable).parent)  # the project's .venv/bin
+    tools = Path(sys.executable).parent  # the project's .venv/bin
     path = [p for p in env.get("PATH", "").split(os.pathsep)
-            if p and p != tools and not points_into(p, REPO)]
+            if p and not same_place(p, tools) and not points_into(p, REPO)]
     env["PATH"] = os.pathsep.join([str(venv.path / "bin"), *path])
     env["VIRTUAL_ENV"] = str(venv.path)
     leaks = {k: v for k, v in env.items() if k not in ("PWD", "OLDPWD") and points_into(v, REPO)}
@@ -208,6 +208,13 @@ def points_into(value: str, root: Path) -> bool:
     """
     root = root.resolve()
     return any(_path_inside(entry, root) for entry in value.split(os.pathsep))
+
+
+def same_place(entry: str, place: Path) -> bool:
+    """Whether ``entry``, an absolute path, names ``place`` (resolved paths: ``<place>/``, ``<place>/.``
+    and a link to it count; a text that only starts like it does not)."""
+    entry = os.path.expanduser(entry.strip())
+    return os.path.isabs(entry) and Path(entry).resolve() == place.resolve()
 
 
 def _path_inside(entry: str, root: Path) -> bool:
