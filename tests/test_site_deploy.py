@@ -11,7 +11,8 @@ both languages with ``OFFLINE_EDITION`` = that zip. Then:
 * the deployment's root (docs/hooks/root_pages.py): the sitemap index names both languages'
   sitemaps by absolute URL under ``SITE_URL``; each language's sitemap lists every page, by
   absolute URL under its language; the root index, 404 page and ``llms.txt`` lead to files that
-  exist; the 404 pages (served at any address) load their styles and scripts from under
+  exist, and the root index's canonical link is the page its refresh sends readers to (both in the
+  offline edition's root too); the 404 pages (served at any address) load their styles and scripts from under
   ``SITE_URL`` and link to pages that exist; no ``robots.txt`` (below);
 * every page of both languages (docs/hooks/alternates.py): one canonical link, its own absolute
   URL; ``hreflang`` alternates ja, en and x-default, absolute, under ``SITE_URL``, at the same
@@ -221,11 +222,21 @@ def test_the_root_holds_the_sitemap_index_and_the_pages_for_every_address(deploy
     assert sorted(index) == sorted(f"{SITE_URL}{lang}/sitemap.xml" for lang in LANGS), index
     for url in index:
         assert deployed_file(site, url) is not None, f"the sitemap index names {url}, which the deployment lacks"
-    home = BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser")
+    root_html = (site / "index.html").read_text(encoding="utf-8")
+    home = BeautifulSoup(root_html, "html.parser")
     targets = {urljoin(SITE_URL, a["href"]) for a in home.select("a[href]")}
     assert targets == {f"{SITE_URL}{lang}/" for lang in LANGS}, targets
     refresh = home.select_one('meta[http-equiv="refresh"]')["content"].split("url=", 1)[1]
     assert deployed_file(site, urljoin(SITE_URL, refresh)) == site / "ja" / "index.html", refresh
+    # The root page's head is deployed too: its canonical address is the page it sends readers to (an
+    # English canonical on a page that redirects to ja/ passed: independent review, 2026-11-29), and
+    # every reference in it (canonical, icon, links) leads to a file of the deployment.
+    canonical = [link["href"] for link in home.select('link[rel="canonical"]')]
+    assert len(canonical) == 1, f"the root index.html has {len(canonical)} canonical links: {canonical}"
+    assert deployed_file(site, urljoin(SITE_URL, canonical[0])) == site / "ja" / "index.html", (
+        f"the root index.html redirects to {refresh} but names {canonical[0]} as its canonical page")
+    for tag, url in refs(root_html):
+        assert deployed_file(site, urljoin(SITE_URL, url)) is not None, f"the root index.html: <{tag}> {url}"
     for line in re.findall(r"\]\(([^)]+)\)", (site / "llms.txt").read_text(encoding="utf-8")):
         assert deployed_file(site, urljoin(SITE_URL, line)) is not None, f"llms.txt: {line}"
 
@@ -352,6 +363,11 @@ def test_the_offline_zip_holds_both_languages_and_every_page(deployment, offline
         assert index in names, f"the zip has no {index}"
     root = BeautifulSoup(offline_zip.read("site-offline/index.html").decode("utf-8"), "html.parser")
     assert {a["href"] for a in root.select("a[href]")} == {f"{lang}/index.html" for lang in LANGS}
+    refresh = root.select_one('meta[http-equiv="refresh"]')["content"].split("url=", 1)[1]
+    canonical = [link["href"] for link in root.select('link[rel="canonical"]')]
+    assert refresh == "ja/index.html" and canonical == [refresh], (refresh, canonical)
+    for tag, url in refs(offline_zip.read("site-offline/index.html").decode("utf-8")):
+        assert normpath(f"site-offline/{url}") in names, f"the offline root index.html: <{tag}> {url}"
     for lang in LANGS:
         online = [url for url in pages(deployment / "site" / lang) if url != "404.html"]
         missing = [url for url in online if offline_page(names, lang, url) is None]
