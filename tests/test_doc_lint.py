@@ -160,3 +160,20 @@ def test_install_commands_are_the_readers(lang):
 
 
 # The support matrix's cells and their sources: tests/test_support_matrix.py (they are data now).
+
+
+# Python-Markdown's list parser (the one MkDocs uses): an item that starts right after an item with a
+# paragraph of its own (indented four spaces) and no blank line between them is read as text of that
+# paragraph, so the reader sees "... only. - **From 2.10 ...**" where a list item was meant.
+LIST_EXTENSIONS = ["attr_list", "md_in_html", "admonition", "pymdownx.superfences", "pymdownx.details", "def_list",
+                   "tables", "footnotes"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_id)
+def test_no_list_item_is_swallowed_by_the_paragraph_above(page):
+    import markdown
+
+    html = markdown.markdown((DOCS / page.lang / page.rel).read_text(encoding="utf-8"), extensions=LIST_EXTENSIONS)
+    swallowed = [m.group(0)[-160:] for m in re.finditer(r"<p>(?:(?!</p>).)*?\s- <(?:strong|code|a )", html, re.S)]
+    assert not swallowed, (f"docs/{page.lang}/{page.rel}: a list item rendered as text of the paragraph above it "
+                           "(add a blank line before the item):\n" + "\n".join(swallowed))
