@@ -123,6 +123,8 @@ FROM_SOURCE = {
         ("transformers", "quantizers/quantizer_finegrained_fp8.py"),
     "MXFP4 quantization requires Triton: CUDA requires Triton >= 3.4.0,": ("transformers", "quantizers/quantizer_mxfp4.py"),
     "MXFP4 quantization requires the `kernels` package:": ("transformers", "quantizers/quantizer_mxfp4.py"),
+    "MXFP4 quantization is only supported on GPUs with compute capability >= 7.5":
+        ("transformers", "quantizers/quantizer_mxfp4.py"),
     "`run_compressed` is deprecated and will be removed in a future version.": ("transformers", "utils/quantization_config.py"),
     "MXFP4 quantization don't support training, please consider dequantizing the model first by passing"
     " quantization_config=Mxfp4Config(dequantize=True) to .from_pretrained()": ("transformers", "quantizers/quantizer_mxfp4.py"),

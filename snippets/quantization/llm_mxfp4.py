@@ -67,7 +67,7 @@ except ImportError as error:
 
 def kept_in_mxfp4(model):
     """After from_pretrained: did the experts stay MXFP4? Natively, transformers swaps in
-    Mxfp4GptOssExperts, whose weights are the packed uint8 blocks; after a fallback the experts
+    Mxfp4GptOssExperts, whose weights hold the packed FP4 values; after a fallback the experts
     are GptOssExperts in bfloat16 and the model no longer counts as quantized."""
     experts = model.model.layers[0].mlp.experts
     print(f"experts: {type(experts).__name__}, weights in {experts.gate_up_proj.dtype}, "
