@@ -363,6 +363,16 @@ def _version_of(python: str, env: dict[str, str]) -> dict[str, str]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _missing_modules(python: str, modules) -> list[str]:
+    """The modules of ``modules`` that ``python`` cannot import (found with find_spec, nothing imported):
+    a script that needs executorch is not run in a virtualenv without it, as the suite skips it."""
+    if not modules:
+        return []
+    check = "import importlib.util, sys; print(*[m for m in sys.argv[1:] if importlib.util.find_spec(m) is None])"
+    done = subprocess.run([python, "-c", check, *modules], capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
 def record(*, avx2: bool = False, python: str | None = None, only: list[str] | None = None, stale: bool = False,
            jobs: int = 2, log=print) -> Record:
     """Run every CPU script (or those of ``only``, or with ``stale`` those whose record is stale or
@@ -401,7 +411,10 @@ def record(*, avx2: bool = False, python: str | None = None, only: list[str] | N
         scripts = [s for s in scripts if any(key_of(s) == o or key_of(s).startswith(o.rstrip("/") + "/") for o in only)]
     if stale:
         scripts = [s for s in scripts if rec.state(s) != "current"]
-    scripts = [s for s in scripts if skip_reason(snippet_meta(s)) is None or python != sys.executable]
+    if python == sys.executable:
+        scripts = [s for s in scripts if skip_reason(snippet_meta(s)) is None]
+    else:  # another torch's virtualenv: its own packages decide (the CUDA scripts run there, on the CPU)
+        scripts = [s for s in scripts if not _missing_modules(python, snippet_meta(s).requires_module)]
     today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
 
     def one(script: Path):
