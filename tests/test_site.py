@@ -143,3 +143,17 @@ def test_download_links_work(watched, base_url, path):
         assert response.ok, href
         assert response.body(), href
     watched.check_clean()
+
+
+@pytest.mark.parametrize("path", ["ja/support-matrix/", "en/amp/grad-scaler/"])
+def test_off_screen_blocks_are_skipped_but_no_list_item(watched, base_url, path):
+    """site.css lets the browser skip the layout of the article's blocks while they are off screen
+    (content-visibility: auto; README "Lighthouse"). That contains style: on a list item, CSS counters
+    restart, and every footnote of the support matrix read "1."; a bullet, drawn outside its item's
+    box, is clipped. So the paragraphs are skipped, and no list item is."""
+    watched.page.goto(base_url + path, wait_until="networkidle")
+    items = watched.page.eval_on_selector_all("article li", "ls => ls.map(l => getComputedStyle(l).contentVisibility)")
+    assert items and set(items) == {"visible"}, f"{path}: list items with content-visibility {set(items) - {'visible'}}"
+    blocks = watched.page.eval_on_selector_all("article.md-typeset > p", "ps => ps.map(p => getComputedStyle(p).contentVisibility)")
+    assert blocks and set(blocks) == {"auto"}, f"{path}: paragraphs not skipped off screen: {set(blocks)}"
+    watched.check_clean()
