@@ -157,3 +157,17 @@ def test_off_screen_blocks_are_skipped_but_no_list_item(watched, base_url, path)
     blocks = watched.page.eval_on_selector_all("article.md-typeset > p", "ps => ps.map(p => getComputedStyle(p).contentVisibility)")
     assert blocks and set(blocks) == {"auto"}, f"{path}: paragraphs not skipped off screen: {set(blocks)}"
     watched.check_clean()
+
+
+@pytest.mark.parametrize("path", ["en/troubleshooting/#messages-quantization", "ja/troubleshooting/#messages-quantization",
+                                  "ja/amp/grad-scaler/#frozen-half", "en/quantization/save-and-export/#mobile-portable"])
+def test_a_link_to_a_section_shows_its_heading(watched, base_url, path):
+    """The blocks skipped off screen (site.css) take a placeholder height until they are drawn; after a jump to
+    a section, those drawn around it must not push its heading away. With definition lists skipped, the jump
+    to troubleshooting#messages-quantization left the heading 2,000 px above the screen."""
+    watched.page.goto(base_url + path, wait_until="networkidle")
+    watched.page.wait_for_timeout(500)
+    top = watched.page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", path.split("#")[1])
+    header = watched.page.evaluate("document.querySelector('.md-header').getBoundingClientRect().height")
+    assert header - 5 <= top <= header + 80, f"{path}: the heading is at {top:.0f} px (the header ends at {header:.0f} px)"
+    watched.check_clean()
