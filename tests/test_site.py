@@ -150,12 +150,16 @@ def test_off_screen_blocks_are_skipped_but_no_list_item(watched, base_url, path)
     """site.css lets the browser skip the layout of the article's blocks while they are off screen
     (content-visibility: auto; README "Lighthouse"). That contains style: on a list item, CSS counters
     restart, and every footnote of the support matrix read "1."; a bullet, drawn outside its item's
-    box, is clipped. So the paragraphs are skipped, and no list item is."""
+    box, is clipped. So the paragraphs are skipped, and no list item is; and nothing of the first screen is
+    (a placeholder there moved the page when its block was drawn: Lighthouse's layout shift up to 0.58)."""
     watched.page.goto(base_url + path, wait_until="networkidle")
     items = watched.page.eval_on_selector_all("article li", "ls => ls.map(l => getComputedStyle(l).contentVisibility)")
     assert items and set(items) == {"visible"}, f"{path}: list items with content-visibility {set(items) - {'visible'}}"
-    blocks = watched.page.eval_on_selector_all("article.md-typeset > p", "ps => ps.map(p => getComputedStyle(p).contentVisibility)")
+    blocks = watched.page.eval_on_selector_all("article.md-typeset > p:nth-child(n+8)", "ps => ps.map(p => getComputedStyle(p).contentVisibility)")
     assert blocks and set(blocks) == {"auto"}, f"{path}: paragraphs not skipped off screen: {set(blocks)}"
+    # the first screen is drawn at once: a placeholder there moves the page when the block is drawn
+    first = watched.page.eval_on_selector_all("article.md-typeset > :nth-child(-n+7)", "es => es.map(e => getComputedStyle(e).contentVisibility)")
+    assert set(first) == {"visible"}, f"{path}: a block of the first screen is skipped: {first}"
     watched.check_clean()
 
 
@@ -166,8 +170,12 @@ def test_a_link_to_a_section_shows_its_heading(watched, base_url, path):
     a section, those drawn around it must not push its heading away. With definition lists skipped, the jump
     to troubleshooting#messages-quantization left the heading 2,000 px above the screen."""
     watched.page.goto(base_url + path, wait_until="networkidle")
-    watched.page.wait_for_timeout(500)
-    top = watched.page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", path.split("#")[1])
     header = watched.page.evaluate("document.querySelector('.md-header').getBoundingClientRect().height")
-    assert header - 5 <= top <= header + 80, f"{path}: the heading is at {top:.0f} px (the header ends at {header:.0f} px)"
+    tops = []
+    for _ in range(20):  # where it settles: on a loaded machine the blocks around it are drawn a little later
+        watched.page.wait_for_timeout(250)
+        tops.append(watched.page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", path.split("#")[1]))
+        if len(tops) >= 2 and tops[-1] == tops[-2] and header - 5 <= tops[-1] <= header + 80:
+            break
+    assert header - 5 <= tops[-1] <= header + 80, f"{path}: the heading is at {tops} px (the header ends at {header:.0f} px)"
     watched.check_clean()
