@@ -214,6 +214,25 @@ def test_the_run_context_reads_the_reader_venv_the_wheel_and_the_cpu(tmp_path):
     assert run_context(ReaderVenv(venv), wheel, {"HOME": "/home/r"}).wheel != context.wheel
 
 
+
+def test_the_reader_venv_is_made_by_the_bare_python_with_the_same_key():
+    """.ci/setup makes the reader venv in the background with the machine's Python, before .venv
+    exists (`python -m tests.support.reader_venv`): the module must import with the standard
+    library alone, and name the same checkout, languages and venv as the suite's Python."""
+    import subprocess
+
+    from docs_tools.docs_model import LANGS
+    from tests.support import reader_venv
+
+    assert (reader_venv.REPO, reader_venv.LANGS) == (REPO, LANGS)
+    # -S: no site-packages at all, as on a machine where nothing is installed yet
+    bare = getattr(sys, "_base_executable", sys.executable)
+    proc = subprocess.run([bare, "-S", "-c", "from tests.support import reader_venv as r; print(r.reader_venv_path())"],
+                          cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(reader_venv.reader_venv_path())
+    assert "-m tests.support.reader_venv" in (REPO / ".ci" / "setup").read_text(encoding="utf-8")
+
 def test_executed_notebooks_are_keyed_on_the_cpu_and_its_kernel_variables(monkeypatch):
     """The build's .cache (executed notebooks among it) is shared by the clones on the machine
     (.ci/setup): outputs computed under the AVX2 kernel variables, or on another CPU, are not

@@ -63,7 +63,7 @@ __all__ = [
 OUTCOMES = ("works", "refused", "wrong", "undecided")
 
 #: The compute capabilities that have a row in the support matrix.
-NVIDIA_ROWS: tuple[tuple[int, int], ...] = ((7, 0), (7, 5), (8, 0), (8, 6), (8, 9), (9, 0), (10, 0))
+NVIDIA_ROWS: tuple[tuple[int, int], ...] = ((7, 0), (7, 5), (8, 0), (8, 6), (8, 9), (9, 0), (10, 0), (12, 0))
 
 #: The capability a dry run's cell ids name: the one of the GPU the probes were written for.
 STAND_IN_CAPABILITY = (9, 0)

@@ -38,8 +38,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from docs_tools.docs_model import LANGS, REPO
 from tests.support.shared_cache import cache_home, flock
+
+# Not from docs_tools.docs_model (the same values, checked by tests/test_caches.py): .ci/setup creates the
+# reader venv with the machine's bare Python (`python3 -m tests.support.reader_venv`), in the background
+# while it fills .venv, and that Python has neither yaml nor markdown-it.
+REPO = Path(__file__).resolve().parents[2]
+LANGS = ("ja", "en")
 
 WHEEL_GLOB = "reference_impl-*-py3-none-any.whl"
 # What a reader's shell does not have: set by the project's tools (.ci/test, pytest, its .venv),
@@ -222,3 +227,6 @@ def _path_inside(entry: str, root: Path) -> bool:
     paths = [os.path.expanduser(c) for c in candidates if c]
     return any(os.path.isabs(p) and Path(p).resolve().is_relative_to(root) for p in paths)
 
+
+if __name__ == "__main__":  # .ci/setup: `python3 -m tests.support.reader_venv` (any Python >= 3.11, no packages)
+    ensure_reader_venv()
