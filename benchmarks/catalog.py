@@ -385,7 +385,7 @@ _NOTES = {
         "The profiled time includes recording every operator (record_shapes=True) and the profiler's "
         "post-processing on exit; it measures the profiler, not the model.",
         "プロファイラありの時間には、すべての演算子の記録(record_shapes=True)と、終了時のプロファイラの後処理が"
-        "含まれます。測っているのはモデルではなくプロファイラです。",
+        "含まれます。この時間の大半は、モデルではなくプロファイラ自身の処理です。",
     ),
     "note.profiler_first_pass": Text(
         "The first profiled pass of a process also pays the profiler's start-up, which a single-pass benchmark "
