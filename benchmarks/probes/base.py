@@ -49,6 +49,7 @@ __all__ = [
     "error_text",
     "kernels_line",
     "linear_case",
+    "mx_product_stand_in",
     "patched",
     "product",
     "run_config",
@@ -309,6 +310,18 @@ def stand_in_op(name: str, impl: Callable[..., Any]) -> Callable[..., Any]:
             return impl(*args, **kwargs)
 
     return call
+
+
+def mx_product_stand_in() -> tuple[object, str, Callable[..., Any]]:
+    """torchao's MX product (its emulated branch) under the name of the kernel it stands in for.
+
+    Both MXFP8 probes' dry runs patch ``torchao.prototype.mx_formats.mx_tensor._addmm_mx_dispatch``
+    with it (a ``(module, attribute, replacement)`` entry for [patched][benchmarks.probes.base.patched]),
+    so that the profiler sees ``aten::_scaled_mm`` where the GPU would run it.
+    """
+    from torchao.prototype.mx_formats import mx_tensor
+
+    return (mx_tensor, "_addmm_mx_dispatch", stand_in_op("aten::_scaled_mm", mx_tensor._addmm_mx_dispatch))
 
 
 @dataclass(frozen=True)

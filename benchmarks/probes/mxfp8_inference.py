@@ -36,7 +36,7 @@ def _stand_ins() -> list[tuple[object, str, object]]:
 
     return [
         (mx_tensor, "_get_gemm_choice", lambda a, b: KernelPreference.EMULATED),
-        (mx_tensor, "_addmm_mx_dispatch", base.stand_in_op("aten::_scaled_mm", mx_tensor._addmm_mx_dispatch)),
+        base.mx_product_stand_in(),
     ]
 
 

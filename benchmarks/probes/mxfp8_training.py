@@ -38,9 +38,7 @@ WRONG_LIMIT = 0.15
 
 def _stand_ins() -> list[tuple[object, str, object]]:
     """The dry run's MX product: torchao's emulated branch, under the name of the kernel it stands in for."""
-    from torchao.prototype.mx_formats import mx_tensor
-
-    return [(mx_tensor, "_addmm_mx_dispatch", base.stand_in_op("aten::_scaled_mm", mx_tensor._addmm_mx_dispatch))]
+    return [base.mx_product_stand_in()]
 
 
 def run(device: str) -> ProbeResult:
