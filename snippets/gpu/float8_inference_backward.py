@@ -12,4 +12,4 @@ print("forward:", out.dtype, tuple(out.shape))
 try:
     out.float().sum().backward()
 except RuntimeError as err:
-    print("backward:", err)
+    print(f"backward: {type(err).__name__}: {err}")
