@@ -53,8 +53,10 @@ BUDGETS = {
 # gzipped index (the build writes search_index.json.gz, docs/hooks/precompress.py; hosts compress
 # it themselves): ja 356 KB; SEARCH_INDEX_SENT_BUDGET holds that. 1,500 KB since the sections that answer
 # the reader questions of review 11-29 (ja 1,450 KB on 2026-11-29; the gzipped index stayed within 400 KB).
+# The gzipped budget is 420 KB since the sections answering the tally of 2026-11-29 (evening: K4, K13,
+# K16, K17, F2-F5, F7, F9, F10, their troubleshooting entries and the changelog): ja 400.3 KB gzipped.
 SEARCH_INDEX_BUDGET = 1500 * KB
-SEARCH_INDEX_SENT_BUDGET = 400 * KB
+SEARCH_INDEX_SENT_BUDGET = 420 * KB
 # No stylesheet may be larger than this (the notebook CSS was 595 KB inline on every notebook page).
 STYLESHEET_BUDGET = 150 * KB
 
