@@ -1,7 +1,7 @@
 """An NVIDIA ModelOpt checkpoint ("quant_method": "modelopt") given to transformers, which has no quantizer for it."""
 
 import json
-import logging
+import logging.handlers
 import tempfile
 from pathlib import Path
 
@@ -12,20 +12,8 @@ from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM
 
 transformers.logging.disable_progress_bar()  # the loading bars go to stderr
 
-
-class KeepLog(logging.Handler):
-    """Keeps what transformers logs (its notices and load report are log lines, not Python warnings)."""
-
-    def __init__(self):
-        super().__init__()
-        self.messages = []
-
-    def emit(self, record):
-        self.messages.append(record.getMessage())
-
-
-log = KeepLog()
-transformers.logging.disable_default_handler()  # instead of stderr, into log.messages
+log = logging.handlers.BufferingHandler(capacity=1000)  # keeps what transformers logs: its notices are log lines
+transformers.logging.disable_default_handler()  # instead of stderr, into log.buffer
 transformers.logging.add_handler(log)
 
 # A tiny Llama, written as ModelOpt's NVFP4 export lays out a layer: two 4-bit values per uint8,
@@ -52,8 +40,9 @@ try:
     AutoModelForCausalLM.from_pretrained(folder)
 except RuntimeError as error:
     print(f"{type(error).__name__}: {error}")
-unknown = next(m for m in log.messages if m.startswith("Unknown quantization type"))
+messages = [record.getMessage() for record in log.buffer]
+unknown = next(m for m in messages if m.startswith("Unknown quantization type"))
 print("logged first:", unknown.split(" - ")[0], "...", unknown.split(". ")[-2] + ".")
-rows = [" ".join(line.split()) for m in log.messages for line in m.splitlines() if "| MISMATCH" in line]
+rows = [" ".join(line.split()) for m in messages for line in m.splitlines() if "| MISMATCH" in line]
 print(f"the load report: {len(rows)} kinds of weight mismatched, e.g.")
 print(" ", next(row for row in rows if "q_proj" in row))
