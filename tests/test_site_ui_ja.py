@@ -128,3 +128,42 @@ def test_the_comment_check_catches_english():
     html = ('<article><pre><code>scaler.step(opt)  # skipped if a gradient is inf/NaN\n'
             'x = "#not a comment"  # スキップされる\n>>> y  # AMD\n</code></pre></article>')
     assert english_comments(html) == ["skipped if a gradient is inf/NaN"]
+
+
+# Japanese text in the fonts the page names (README "Lighthouse": where none of them has the glyphs,
+# Chromium looks each run of Japanese text up in the system's fallback fonts, and layout took 3-5
+# times as long as on the English twin). A span of Japanese only is put into a paragraph and into a
+# code block's comment; the fonts Chromium drew it with must be among the families its computed
+# font-family names (.ci/setup installs the IPA fonts, which site.css names last).
+PROBE = """(where) => {
+    const host = document.querySelector(where);
+    if (!host) return null;
+    const span = document.createElement('span');
+    span.textContent = '日本語のテキスト、かな・カナ。';
+    span.setAttribute('data-font-probe', where);
+    host.appendChild(span);
+    return getComputedStyle(span).fontFamily;
+}"""
+
+
+def _families(font_family: str) -> set[str]:
+    return {name.strip().strip('"').strip("'") for name in font_family.split(",")}
+
+
+def test_japanese_text_is_set_in_a_font_the_page_names(built_site, browser, base_url):
+    page = browser.new_page()
+    try:
+        page.goto(base_url + "ja/amp/memory/")
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        for where in ("article p", "article .highlight code .c1"):
+            font_family = page.evaluate(PROBE, where)
+            assert font_family, f"no {where} on ja/amp/memory/"
+            root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+            node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": f'[data-font-probe="{where}"]'})["nodeId"]
+            drawn = {f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+            assert drawn and drawn <= _families(font_family), (
+                f"Japanese text in {where} drawn with {drawn}; the page names {font_family}")
+    finally:
+        page.close()
