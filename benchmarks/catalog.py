@@ -164,7 +164,7 @@ _COLUMNS = {
     "col.int8_error": Text("int8 error (rel. L2 vs float64)", "int8 の誤差(float64 に対する相対 L2)"),
     "col.float32_error": Text("float32 error", "float32 の誤差"),
     "col.variant": Text("variant", "構成"),
-    "col.logits": Text("logits dtype", "logits の dtype"),
+    "col.logits": Text("logits dtype", "ロジットの dtype"),
     "col.compared_with": Text("compared with", "比較対象"),
     "col.loss_diff": Text("loss after steps, diff vs baseline", "数ステップ後の損失(基準との差)"),
     "col.peak_mib": Text("step peak MiB (CUDA)", "1 ステップのピークメモリ MiB(CUDA)"),
