@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from tests.support.installer import ensure_uv, install_command
 from tests.support.shared_cache import cache_home, flock
 
 # Not from docs_tools.docs_model (the same values, checked by tests/test_caches.py): .ci/setup creates the
@@ -102,7 +103,8 @@ def ensure_reader_venv(log: Callable[[str], None] = print) -> Path:
         torch_pin, rest = reader_requirements()
         start = time.monotonic()
         log(f"==> creating the reader virtualenv {venv} (torch, the examples' packages; once per machine)")
-        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-c", str(REPO / "constraints.txt")]
+        # the files are copied by uv where it can be had (tests/support/installer.py), by pip otherwise
+        pip = [*install_command(venv / "bin" / "python", ensure_uv(log)), "-c", str(REPO / "constraints.txt")]
         # torch first and pinned, as the install page says: an unpinned torch pulls the CUDA build
         for command in ([sys.executable, "-m", "venv", str(venv)], [*pip, torch_pin], [*pip, *rest]):
             proc = subprocess.run(command, capture_output=True, text=True, env=_install_env())
