@@ -130,7 +130,7 @@ _VERDICTS = {
     "verdict.faster": Text("{ratio:.2f}x faster", "{ratio:.2f} 倍速い"),
     "verdict.slower": Text("{ratio:.2f}x slower", "{ratio:.2f} 倍遅い"),
     "verdict.unclear": Text("no clear difference ({ratio:.2f}x)", "明確な差なし({ratio:.2f} 倍)"),
-    "verdict.one_measurement": Text("{ratio:,.0f}x slower (one measurement)", "{ratio:,.0f} 倍遅い(1 回だけの計測)"),
+    "verdict.one_measurement": Text("{ratio:.0f}x slower (one measurement)", "{ratio:.0f} 倍遅い(1 回だけの計測)"),
     "verdict.baseline": Text("baseline", "基準"),
     "spread.too_noisy": Text("{spread:.2f} (too noisy to publish)", "{spread:.2f}(ばらつきが大きく、比は参考になりません)"),
     "spread.single_pass": Text("single pass, no rounds", "1 回だけ(ラウンドなし)"),
