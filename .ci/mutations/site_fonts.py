@@ -8,9 +8,9 @@ _TEST = ["tests/test_site_ui_ja.py", "-k", "font"]
 
 MUTATIONS = [
     Mutation("site fonts: the Japanese pages name no Japanese font for text (Material's list only)",
-             EDIT.format(path=_CSS, old='html[lang="ja"] {\n  --md-text-font:', new='html[lang="xx"] {\n  --md-text-font:'),
+             EDIT.format(path=_CSS, old='html[lang="ja"] body {\n  --md-text-font-family:', new='html[lang="ja"] body {\n  --xx-text-font-family:'),
              _TEST, r"test_japanese_text_is_set_in_a_font_the_page_names"),
     Mutation("site fonts: the Japanese pages' code font list names no Japanese font (Material's list only)",
-             EDIT.format(path=_CSS, old='html[lang="ja"] body {\n  --md-code-font-family:', new='html[lang="xx"] body {\n  --md-code-font-family:'),
+             EDIT.format(path=_CSS, old='    Arial, "DejaVu Sans", "IPAGothic", sans-serif;\n  --md-code-font-family:', new='    Arial, "DejaVu Sans", "IPAGothic", sans-serif;\n  --xx-code-font-family:'),
              _TEST, r"test_japanese_text_is_set_in_a_font_the_page_names"),
 ]
