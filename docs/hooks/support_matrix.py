@@ -17,8 +17,9 @@ messages): two lists, the hardware (the data's rows) and the format (the data's 
 table's ``formats`` puts every column under one), a button that shows everything again and a status
 line that screen readers read out. Each column's header carries ``data-format`` (the rows are the
 data's, in the hardware list's order; nothing more per cell: the page is at its HTML budget);
-``docs/overrides/assets/support-matrix.js`` (loaded by the page, ``defer``) shows
-the form and hides the rows, columns and tables the reader did not choose, and keeps the choice in
+a one-line script right after the form shows it while the page is parsed (before the first
+layout, so nothing moves), and ``docs/overrides/assets/support-matrix.js`` (loaded by the page,
+``defer``) hides the rows, columns and tables the reader did not choose, and keeps the choice in
 the address (``?hardware=sm89&format=float8``). The form is ``hidden`` in the HTML: without
 JavaScript the whole matrix shows, and no control that does nothing.
 
@@ -177,6 +178,12 @@ def on_page_content(html, page, config, files, **kwargs):
             anchor.insert_after(form)
         else:
             first.insert_before(form)
+        # shown as the page is parsed, before its first layout: shown later by the deferred script,
+        # it pushed the matrix down under the reader (Lighthouse's layout shift 0.17, 2026-11-29);
+        # without JavaScript it stays hidden
+        unhide = tree.new_tag("script")
+        unhide.string = "document.currentScript.previousElementSibling.hidden = false;"
+        form.insert_after(unhide)
         script = tree.new_tag("script", attrs={"src": get_relative_url(SCRIPT, page.url), "defer": ""})
         tree.append(script)
         # the install note (reader_package.py, a later hook) before the first section after the matrix

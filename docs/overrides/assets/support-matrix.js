@@ -1,4 +1,4 @@
-/* The support matrix's filter (docs/hooks/support_matrix.py writes the form, hidden, and the
+/* The support matrix's filter (docs/hooks/support_matrix.py writes the form, hidden, a one-line script after it that shows it before the first layout, and the
    data-format of each column's header; issue 42). A reader picks their hardware and a
    format: the other rows, the other formats' columns and the tables without that format are hidden,
    a status line says how many tables show (read out by screen readers), and the choice goes into the
