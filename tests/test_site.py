@@ -163,28 +163,6 @@ def test_off_screen_blocks_are_skipped_but_no_list_item(watched, base_url, path)
     watched.check_clean()
 
 
-@pytest.mark.parametrize("path", ["en/reference/storage/", "ja/reference/bench/"])
-def test_api_reference_is_skipped_block_by_block(watched, base_url, path):
-    """The API reference's objects are skipped off screen block by block (site.css): each signature and
-    each docstring block after the first member of the first module; the first member, on the first
-    screen, is drawn at once (its placeholder moved the page: layout shift 0.2), and a module is never
-    skipped whole (many screens tall: axe-core's contrast check then failed)."""
-    watched.page.goto(base_url + path, wait_until="networkidle")
-    state = watched.page.evaluate("""() => {
-      const cv = e => getComputedStyle(e).contentVisibility;
-      const first = document.querySelector("article .doc-module .doc-children > .doc-object");
-      const later = [...document.querySelectorAll("article .doc-children > .doc-object")].filter(o => o !== first && !first.contains(o));
-      return {
-        modules: [...document.querySelectorAll("article .doc-module, article .doc-module > .doc-contents")].map(cv),
-        first: [...first.querySelectorAll(":scope > .doc-signature, :scope > .doc-contents > :not(.doc-children)")].map(cv),
-        later: later.flatMap(o => [...o.querySelectorAll(":scope > .doc-signature, :scope > .doc-contents > p")]).map(cv),
-      };
-    }""")
-    assert set(state["modules"]) == {"visible"}, f"{path}: a module is skipped whole: {state['modules']}"
-    assert state["first"] and set(state["first"]) == {"visible"}, f"{path}: the first member is skipped: {state['first']}"
-    assert state["later"] and set(state["later"]) == {"auto"}, f"{path}: later members drawn while off screen: {set(state['later'])}"
-    watched.check_clean()
-
 
 @pytest.mark.parametrize("path", ["en/troubleshooting/#messages-quantization", "ja/troubleshooting/#messages-quantization",
                                   "ja/amp/grad-scaler/#frozen-half", "en/quantization/save-and-export/#mobile-portable",
