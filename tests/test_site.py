@@ -164,6 +164,56 @@ def test_off_screen_blocks_are_skipped_but_no_list_item(watched, base_url, path)
 
 
 
+@pytest.mark.parametrize("path", ["en/reference/storage/", "ja/reference/bench/"])
+def test_api_reference_is_skipped_block_by_block(watched, base_url, path):
+    """The API reference's objects are skipped off screen block by block (site.css): each signature and
+    each docstring block of the members, except the first member of the first module, which is on the
+    first screen and is drawn at once (its placeholder moved the page: layout shift 0.2); a module is
+    never skipped whole (many screens tall: axe-core's contrast check then failed)."""
+    watched.page.goto(base_url + path, wait_until="networkidle")
+    state = watched.page.evaluate("""() => {
+      const cv = e => getComputedStyle(e).contentVisibility;
+      const module = document.querySelector("article > .doc-module");
+      const first = module.querySelector(":scope > .doc-contents > .doc-children > .doc-object");
+      const members = [...document.querySelectorAll("article .doc-children > .doc-object")]
+        .filter(o => !first || (o !== first && !first.contains(o)));
+      return {
+        modules: [...document.querySelectorAll("article .doc-module, article .doc-module > .doc-contents")].map(cv),
+        first: first ? [...first.querySelectorAll(":scope > .doc-signature, :scope > .doc-contents > :not(.doc-children)")].map(cv) : [],
+        later: members.flatMap(o => [...o.querySelectorAll(":scope > .doc-signature, :scope > .doc-contents > p")]).map(cv),
+      };
+    }""")
+    assert set(state["modules"]) == {"visible"}, f"{path}: a module is skipped whole: {state['modules']}"
+    assert set(state["first"]) <= {"visible"}, f"{path}: the first member is skipped: {state['first']}"
+    assert state["later"] and set(state["later"]) == {"auto"}, f"{path}: members drawn while off screen: {set(state['later'])}"
+    watched.check_clean()
+
+
+@pytest.mark.parametrize("path", ["en/reference/storage/#reference_impl.storage.check_cast",
+                                  "ja/reference/amp/#reference_impl.amp.ReferenceGradScaler.update"])
+def test_a_link_on_the_page_shows_its_heading(watched, base_url, path):
+    """A link followed on the same page (the table of contents, a cross-reference): the blocks around the
+    target are drawn after the jump, and the heading must stay in view (scrollable.js). Without it, a
+    jump to a member of the API reference left the heading 1,000-1,800 px above the screen."""
+    page, target = path.split("#")
+    watched.page.goto(base_url + page, wait_until="networkidle")
+    watched.page.evaluate("""id => {
+      const link = document.createElement("a");
+      link.href = "#" + id;
+      document.querySelector("article").prepend(link);
+      link.click();
+    }""", target)
+    header = watched.page.evaluate("document.querySelector('.md-header').getBoundingClientRect().height")
+    tops = []
+    for _ in range(20):
+        watched.page.wait_for_timeout(250)
+        tops.append(watched.page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", target))
+        if len(tops) >= 2 and tops[-1] == tops[-2] and header - 5 <= tops[-1] <= header + 80:
+            break
+    assert header - 5 <= tops[-1] <= header + 80, f"{path}: the heading is at {tops} px (the header ends at {header:.0f} px)"
+    watched.check_clean()
+
+
 @pytest.mark.parametrize("path", ["en/troubleshooting/#messages-quantization", "ja/troubleshooting/#messages-quantization",
                                   "ja/amp/grad-scaler/#frozen-half", "en/quantization/save-and-export/#mobile-portable",
                                   "en/reference/storage/#reference_impl.storage.check_cast",

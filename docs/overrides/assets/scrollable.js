@@ -1,3 +1,6 @@
+// What scrolling needs on this site's pages: tab stops on blocks that scroll sideways, and the
+// heading of a section a link jumped to kept in view while the blocks around it are drawn.
+//
 // A block that scrolls sideways (a wide table, a long notebook output line) must be
 // reachable with the keyboard to be scrolled (WCAG 2.1.1): give it a tab stop.
 // Checked by axe-core's scrollable-region-focusable rule in tests/test_site_a11y.py.
@@ -17,3 +20,28 @@ document$.subscribe(function () {
     }
   });
 });
+// After a jump to a section (a link with #id, followed from another page or on this one), the blocks
+// around its heading are drawn for the first time (content-visibility in site.css): a block above it
+// that is shorter than its placeholder moves the heading up. Until the reader scrolls, the heading
+// is brought back each time such a block is drawn, for 5 s after the jump.
+(function () {
+  var target = null;
+  var until = 0;
+  function arm() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    target = id ? document.getElementById(id) : null;
+    until = Date.now() + 5000;
+  }
+  function disarm() { target = null; }
+  ["wheel", "touchstart", "keydown", "pointerdown"].forEach(function (type) {
+    window.addEventListener(type, disarm, { passive: true, capture: true });
+  });
+  window.addEventListener("hashchange", arm);
+  document.addEventListener("contentvisibilityautostatechange", function () {
+    if (!target || Date.now() > until) return;
+    requestAnimationFrame(function () {
+      if (target) target.scrollIntoView();
+    });
+  }, true);
+  arm();
+})();
