@@ -20,10 +20,8 @@ document$.subscribe(function () {
     }
   });
 });
-// After a jump to a section (a link with #id, followed from another page or on this one), the blocks
-// around its heading are drawn for the first time (content-visibility in site.css): a block above it
-// that is shorter than its placeholder moves the heading up. Until the reader scrolls, the heading
-// is brought back each time such a block is drawn, for 5 s after the jump.
+// After a jump (#id), blocks drawn around the heading (content-visibility, site.css) can move it:
+// it is scrolled to again each time one is drawn, for 5 s, until the reader scrolls.
 (function () {
   var target = null;
   var until = 0;
