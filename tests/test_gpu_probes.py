@@ -24,7 +24,7 @@ from benchmarks.probes.cli import main, run_probe
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 NOT_CHECKED = {"en": "not checked", "ja": "未確認"}
-MEASURED = {"en": "measured on H100", "ja": "H100 で実測"}
+MEASURED = {"en": "measured on H[12]00", "ja": "H[12]00 で実測"}  # the label of a cell measured on the H100 or H200 (regexes)
 
 
 def _hook():
@@ -131,13 +131,33 @@ def test_measured_cells_are_the_same_in_both_languages_and_link_their_output():
     measured = {}
     for lang in ("en", "ja"):
         cells, _ = MATRIX[lang]
-        measured[lang] = {c for c, text in cells.items() if MEASURED[lang] in text}
+        measured[lang] = {c for c, text in cells.items() if re.search(MEASURED[lang], text)}
         for c in measured[lang]:
-            assert re.search(r"\[" + re.escape(MEASURED[lang]) + r"\]\([^)]+#[\w-]+\)", cells[c]), (lang, c, cells[c])
-            assert c.startswith("sm90."), f"only the H100 (9.0) has been measured: {c}"
+            assert re.search(r"\[" + MEASURED[lang] + r"\]\([^)]+#[\w-]+\)", cells[c]), (lang, c, cells[c])
+            assert c.startswith("sm90."), f"only the H100 and the H200 (both 9.0) have been measured: {c}"
     assert measured["en"] == measured["ja"]
     assert {"sm90.float8-training.e4m3fn", "sm90.float8-training.e5m2", "sm90.float8-inference.e4m3fn"} <= measured["en"]
-    assert "sm90.float8-inference.e5m2" not in measured["en"]  # e5m2 ran on the H100 in training only, never as inference
+    # e5m2 ran on the H100 in training only; as inference it ran on the H200, in the probes
+    assert "measured on H200" in MATRIX["en"][0]["sm90.float8-inference.e5m2"]
+
+
+def test_the_cells_measured_on_the_h200_are_what_its_probes_found():
+    """A cell marked "measured on H200" by a probe is what that probe found on the H200: "native" where it
+    worked on the GPU's own kernels, and a probe that decided nothing marks no cell."""
+    report = json.loads((DOCS.parent / "benchmarks/results/cuda-h200/probes.json").read_text(encoding="utf-8"))
+    assert report["environment"]["gpu_name"] == "NVIDIA H200" and report["environment"]["gpu_capability"] == "9.0"
+    data = _hook().load_data()
+    marked = set()
+    for table_id, table in data["table"].items():
+        for column, cell in table["cell"]["sm90"].items():
+            measured = cell.get("measured", {})
+            if "benchmarks/results/cuda-h200/probes.json" in measured.get("out", []):
+                assert measured.get("gpu") == "H200", (table_id, column)
+                marked.add((f"sm90.{table_id}.{column}", cell["value"]))
+    found = {(r["cell_id"], "native") for r in report["probes"] if r["outcome"] == "works" and r["native"] is True}
+    assert marked <= found, f"cells marked from the probes that the probes did not find native: {marked - found}"
+    assert {c for c, _ in marked} == {c for c, _ in found} - {"sm90.int8-torchao.dynamic"}, (
+        "a probe that worked natively on the H200 and is not marked (int8 dynamic is the H100's measured cell)")
 
 
 def test_attempt_keeps_the_real_exception_text():

@@ -263,7 +263,7 @@ def test_every_named_file_exists():
     missing = sorted(p for p in paths if not (REPO / p).is_file())
     assert not missing, f"sources name files that do not exist: {missing}"
     outs = {p for _, _, _, c in CELLS if "measured" in c for p in c["measured"]["out"]}
-    assert all(p.endswith("_cuda.out") or p.startswith("benchmarks/results/cuda/") for p in outs), outs
+    assert all(p.endswith("_cuda.out") or p.startswith(("benchmarks/results/cuda/", "benchmarks/results/cuda-h200/")) for p in outs), outs
 
 
 def test_every_measured_link_and_probe_points_at_something_real():

@@ -72,7 +72,8 @@ def render_cell(cell: dict, messages: dict) -> str:
         text = _label(messages, "qualifier", cell["qualifier"]).format(value=text)
     refs = list(cell.get("notes", []))
     if "measured" in cell:
-        text += f"{messages['sep']}[{messages['measured']}]({cell['measured']['href']})"
+        label = messages["measured"].format(gpu=cell["measured"].get("gpu", "H100"))  # the GPU of the run
+        text += f"{messages['sep']}[{label}]({cell['measured']['href']})"
         refs.insert(0, cell["measured"]["note"])
     if refs:
         text += messages["note_sep"].join(f"[^{r}]" for r in refs)  # between footnote marks: 「¹,⁵」, not 「¹、⁵」
