@@ -217,7 +217,7 @@ def _gpu_transformer_step() -> list[str]:
         f"{max(float(r['spread']) for r in rows.values()):.2f}", f"{limit:.2f}",
         _figure(bf16["baseline_ms"]), _figure(float32_tflops), _figure(best["float32"]),
         _figure(bf16["variant_ms"]), _figure(bf16["step_tflops"]),
-        str(round(100 * bf16["step_tflops"] / best["bfloat16"])), _figure(best["bfloat16"]),
+        _figure(best["bfloat16"]), str(round(100 * bf16["step_tflops"] / best["bfloat16"])),
         _figure(float32_peak), autocast_peak,
         str(loss_steps), *(f"{r['loss_diff']:.1e}" for r in (tf32, fp16, bf16)),
     ]
