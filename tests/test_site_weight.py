@@ -55,7 +55,9 @@ BUDGETS = {
 # the reader questions of review 11-29 (ja 1,450 KB on 2026-11-29; the gzipped index stayed within 400 KB).
 # The gzipped budget is 420 KB since the sections answering the tally of 2026-11-29 (evening: K4, K13,
 # K16, K17, F2-F5, F7, F9, F10, their troubleshooting entries and the changelog): ja 400.3 KB gzipped.
-SEARCH_INDEX_BUDGET = 1500 * KB
+# 1,550 KB since the GPU run on an H200 and the answers to K25, F3 and F8 (2026-11-30: the
+# transformer step, the probes' section, #fp8-or-mxfp8, #kv-cache-hqq): ja 1,505 KB, 406 KB gzipped.
+SEARCH_INDEX_BUDGET = 1550 * KB
 SEARCH_INDEX_SENT_BUDGET = 420 * KB
 # No stylesheet may be larger than this (the notebook CSS was 595 KB inline on every notebook page).
 STYLESHEET_BUDGET = 150 * KB
