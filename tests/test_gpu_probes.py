@@ -279,3 +279,16 @@ def test_the_h100_figures_on_the_matrix_are_the_committed_results():
         text = (DOCS / lang / "support-matrix.md").read_text(encoding="utf-8")
         missing = [f for f in figures if f not in text]
         assert not missing, f"docs/{lang}/support-matrix.md does not quote these H100 results: {missing}"
+
+
+def test_the_h200_section_quotes_the_probes_figures():
+    """support-matrix.md#probes-h200 (both languages) quotes each probe's relative error as probes.json records
+    it; support-matrix.md is excluded from tests/test_prose_figures.py, so its figures are checked here."""
+    report = json.loads((DOCS.parent / "benchmarks/results/cuda-h200/probes.json").read_text(encoding="utf-8"))
+    recorded = {m for r in report["probes"] for m in re.findall(r"relative error (\d+\.\d+) %", r["evidence"])}
+    for lang in ("en", "ja"):
+        text = (DOCS / lang / "support-matrix.md").read_text(encoding="utf-8")
+        section = text[text.index("{#probes-h200}"):]
+        section = section[: section.index("\n## ")]
+        quoted = set(re.findall(r"(\d+\.\d+) ?%", section))
+        assert quoted and quoted <= recorded, f"{lang}: figures not in probes.json: {sorted(quoted - recorded)}"
