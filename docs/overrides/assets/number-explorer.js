@@ -412,7 +412,7 @@
       overflowInf: "範囲外: inf",
       overflowNan: "範囲外: NaN(torch 2.12 以前)",
       saturated: "範囲外: 最大の有限値に飽和(torch 2.13 以降)",
-      clamped: "範囲外: int8 の範囲に切り詰め",
+      clamped: "範囲外: int8 の範囲にクランプ",
       sign: "符号", exponent: "指数", mantissa: "仮数", integer: "2 の補数",
       none: "なし",
       errorSyntax: (t) => `「${t}」を読めません。数、+ - * / ^、括弧、inf、nan を使ってください。`,
