@@ -140,3 +140,24 @@ def test_generated_tables_join_labels_the_japanese_way():
     tables = sorted((REPO / "benchmarks" / "results").glob("*/*.ja.md"))
     dotted = [str(t.relative_to(REPO)) for t in tables if " · " in t.read_text(encoding="utf-8")]
     assert not dotted, dotted
+
+
+def test_table_cells_do_not_use_desu_masu():
+    """STYLE.ja.md: table cells are noun-ended or plain form, never です・ます (textlint's
+    no-mix-dearu-desumasu does not look inside tables). A cell such as 「(ここでは実行していません)」
+    becomes 「(ここでは実行しない)」. The glossary page's table is generated from docs/glossary.yml."""
+    polite = ("です", "ます", "ません", "ました", "でした", "ください")
+    found = []
+    for page in sorted((DOCS / "ja").rglob("*.md")):
+        in_code = False
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith(("```", "~~~")):
+                in_code = not in_code
+            if in_code or not line.startswith("|"):
+                continue
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            for cell in cells:
+                text = cell.replace("`", "")
+                if any(text.endswith(p) or f"{p}。" in text or f"{p}(" in text or f"{p})" in text for p in polite):
+                    found.append(f"{page.relative_to(DOCS)}:{number}: {cell[:80]}")
+    assert not found, "table cells in です・ます (STYLE.ja.md 文体):\n" + "\n".join(found)
