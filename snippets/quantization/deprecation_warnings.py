@@ -46,7 +46,7 @@ _, caught = record(lambda: tq.quantize_dynamic(nn.Sequential(nn.Linear(4, 4)), {
 all_caught += caught
 print(f"{'quantize_dynamic(model, {nn.Linear})':40} {summary(caught)}")
 
-# The two messages, each once, without the build path that torch appends.
+# Each distinct message once, without the build path that torch appends.
 seen = set()
 for w in all_caught:
     message = str(w.message).split(" (Triggered internally")[0]
