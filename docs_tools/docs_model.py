@@ -102,6 +102,28 @@ def code_fences(text: str) -> tuple[RawFence, ...]:
     )
 
 
+_MD_TABLES = MarkdownIt("commonmark").enable("table")
+
+
+def table_cells(text: str) -> list[tuple[int, str]]:
+    """(1-based line of the row, the cell's prose) for every table cell of a Markdown text, wherever the
+    table sits (admonitions, tabs): the cell's text without its code spans, as markdown-it-py parses it
+    (a ``|`` inside a code span does not split the cell; a table inside a fence is not a table)."""
+    tokens = _MD_TABLES.parse("\n".join(_open_containers(text.splitlines())) + "\n")
+    cells, row, in_cell = [], 0, False
+    for t in tokens:
+        if t.type == "tr_open" and t.map:
+            row = t.map[0] + 1
+        elif t.type in ("td_open", "th_open"):
+            in_cell = True
+        elif t.type in ("td_close", "th_close"):
+            in_cell = False
+        elif t.type == "inline" and in_cell:
+            prose = "".join(c.content for c in t.children or [] if c.type == "text")
+            cells.append((row, prose.strip()))
+    return cells
+
+
 def fence_lines(text: str) -> set[int]:
     """0-based indexes of the lines that belong to a code fence (its opening and closing lines included)."""
     return {i for f in code_fences(text) for i in range(f.start, f.end)}

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from docs_tools.docs_model import DOCS, REPO
+from docs_tools.docs_model import DOCS, REPO, table_cells
 from tests.support.shared_cache import cache_home
 
 TEXTLINT = REPO / "node_modules" / ".bin" / "textlint"
@@ -145,19 +145,12 @@ def test_generated_tables_join_labels_the_japanese_way():
 def test_table_cells_do_not_use_desu_masu():
     """STYLE.ja.md: table cells are noun-ended or plain form, never です・ます (textlint's
     no-mix-dearu-desumasu does not look inside tables). A cell such as 「(ここでは実行していません)」
-    becomes 「(ここでは実行しない)」. The glossary page's table is generated from docs/glossary.yml."""
+    becomes 「(ここでは実行しない)」. Cells as markdown-it-py parses them (docs_model.table_cells),
+    code spans left out."""
     polite = ("です", "ます", "ません", "ました", "でした", "ください")
     found = []
     for page in sorted((DOCS / "ja").rglob("*.md")):
-        in_code = False
-        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
-            if line.lstrip().startswith(("```", "~~~")):
-                in_code = not in_code
-            if in_code or not line.startswith("|"):
-                continue
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            for cell in cells:
-                text = cell.replace("`", "")
-                if any(text.endswith(p) or f"{p}。" in text or f"{p}(" in text or f"{p})" in text for p in polite):
-                    found.append(f"{page.relative_to(DOCS)}:{number}: {cell[:80]}")
+        for line, prose in table_cells(page.read_text(encoding="utf-8")):
+            if any(prose.endswith(p) or f"{p}。" in prose or f"{p}(" in prose or f"{p})" in prose for p in polite):
+                found.append(f"{page.relative_to(DOCS)}:{line}: {prose[:80]}")
     assert not found, "table cells in です・ます (STYLE.ja.md 文体):\n" + "\n".join(found)
