@@ -100,3 +100,22 @@ def test_notebook_pages_carry_no_inline_css(built_site):
         if "<style" in p.read_text(encoding="utf-8")
     ]
     assert not inline, f"notebook pages with inline <style>: {inline}"
+
+
+def test_the_notebook_stylesheet_defines_only_variables_that_something_reads(built_site):
+    """docs/hooks/notebooks.py drops JupyterLab's unused custom properties: every element inside
+    ``.jupyter-wrapper`` inherited about 450 of them, and each style recalculation paid for that
+    (Lighthouse's total blocking time on the notebook pages). A variable is read by a declaration
+    of the stylesheet (directly or through other variables) or by the notebook pages' markup."""
+    import re
+
+    var = re.compile(r"var\(\s*(--[\w-]+)")
+    for sheet in built_site.glob("*/assets/jupyter.*.css"):
+        css = sheet.read_text(encoding="utf-8")
+        defined = set(re.findall(r"[{;]\s*(--[\w-]+)\s*:", css))
+        read = set(var.findall(css))
+        for page in sheet.parent.parent.glob("notebooks/*/index.html"):
+            read |= set(var.findall(page.read_text(encoding="utf-8")))
+        unread = sorted(defined - read)
+        assert not unread, f"{sheet.relative_to(built_site)} defines {len(unread)} variables nothing reads: {unread[:10]}"
+        assert 20 < len(defined) < 200, f"{sheet.relative_to(built_site)}: {len(defined)} variables"
