@@ -281,7 +281,7 @@ def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
 
     Returns:
         A markdown line such as ``*CPU: ... · ISA: AMX · torch 2.13.0+cpu · 1 thread · ...*``
-        (``計測環境: CPU ...、命令セット AMX、torch 2.13.0+cpu、1 スレッド、...``).
+        (``計測環境: CPU ...、命令セットの区分 AMX、torch 2.13.0+cpu、1 スレッド、...``).
 
     Examples:
         >>> env = {"cpu_model": "Xeon", "isa_class": "AMX", "torch_version": "2.13.0", "threads": "1",
@@ -290,7 +290,7 @@ def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
         >>> stamp_line(env)
         '*CPU: Xeon · ISA: AMX · torch 2.13.0 · 1 thread · load 1.00 · 2026-11-21 22:00 UTC · full run*'
         >>> stamp_line(env, "ja")
-        '計測環境: CPU Xeon、命令セット AMX、torch 2.13.0、1 スレッド、負荷 1.00、2026-11-21 22:00 UTC、フル実行'
+        '計測環境: CPU Xeon、命令セットの区分 AMX、torch 2.13.0、1 スレッド、負荷 1.00、2026-11-21 22:00 UTC、フル実行'
     """
     threads = str(env["threads"])
     isa: Any = env["isa_class"]
@@ -304,8 +304,8 @@ def stamp_line(env: Mapping[str, Any], lang: str = "en") -> str:
     load = from_json(env["load_average"])
     loads = load.args["loads"] if isinstance(load, Msg) and "loads" in load.args else render(load, lang)
     label = ": " if lang == "en" else " "
-    # Japanese names the ISA class as the environment table does (命令セットの区分), shortened to 命令セット
-    isa_label = "ISA" if lang == "en" else "命令セット"
+    # Japanese names the ISA class as the environment table and STYLE.ja.md do: 命令セットの区分
+    isa_label = "ISA" if lang == "en" else "命令セットの区分"
     parts: list[Any] = [f"CPU{label}{env['cpu_model']}", f"{isa_label}{label}{render(isa, lang)}"]
     if env.get("device") == "cuda":
         parts.append(f"GPU{label}{render(env['gpu_name'], lang)}")

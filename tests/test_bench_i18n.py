@@ -90,7 +90,7 @@ def test_each_part_is_rendered_in_both_languages():
     assert "| バッチ 1 | 2.00 倍速い | 1.11 |" in ja and "交互に実行した 9 ラウンドの中央値です。" in ja
     assert "???" not in en + ja  # every column is in the summary: nothing to fold
     assert en.endswith("· 1 thread · load 1.18 · 2026-11-21 23:12 UTC · quick run*\n")
-    assert ja.endswith("、1 スレッド、負荷 1.18、2026-11-21 23:12 UTC、クイック実行\n") and "\n計測環境: CPU Intel(R) Xeon(R) Processor @ 2.10GHz、命令セット AMX、torch 2.13.0+cpu、" in ja
+    assert ja.endswith("、1 スレッド、負荷 1.18、2026-11-21 23:12 UTC、クイック実行\n") and "\n計測環境: CPU Intel(R) Xeon(R) Processor @ 2.10GHz、命令セットの区分 AMX、torch 2.13.0+cpu、" in ja
     assert render(Msg("verdict.slower", ratio=2.5), "ja") == "2.50 倍遅い"
     assert render(Msg("verdict.unclear", ratio=0.98), "ja") == "明確な差なし(0.98 倍)"
 
