@@ -223,7 +223,7 @@ _LABELS = {
     "label.quantize_per_tensor": Text("quantize per tensor (int8)", "テンソル単位の量子化(int8)"),
     "label.profiled_loop": Text(
         "{batches} batches of {batch} through a {mlp} MLP, profiler warmed up",
-        "{mlp} の MLP に {batch} 件のバッチを {batches} 回通す(プロファイラはウォームアップ済み)",
+        "{mlp} の MLP に {batch} 件ずつのバッチを {batches} 回通す(プロファイラはウォームアップ済み)",
     ),
     "label.first_profiled_pass": Text(
         "the same, first profiled pass in a fresh process (a single-pass benchmark)",
