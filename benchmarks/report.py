@@ -208,7 +208,12 @@ def _cell(value: Any, fmt: str, lang: str) -> str:
         text = Msg("value.times", ratio=value).render(lang)  # 3.97x, 3.97 倍
     else:
         text = FORMATS[fmt](value)
+    if lang == "ja":  # STYLE.ja.md: no spaces around a slash between numbers (1/2, 1.27/1.77/1.55)
+        text = _JA_SLASH.sub("/", text)
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+_JA_SLASH = re.compile(r"(?<=\d) / (?=\d)")
 
 
 #: Header keys of the columns that name a row. In the summary they share its first column, joined
