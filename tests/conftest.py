@@ -101,6 +101,7 @@ def pytest_collection_finish(session):
     """One process per run (the first xdist worker, or pytest itself without xdist) starts the
     site builds the selected tests need (tests/support/site_fixtures.py, the site build cache)."""
     config = session.config
+    _notebooks_run_pasted(session.items)
     if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or config.option.collectonly:
         return
     from tests.support.site_fixtures import start_prebuild
@@ -110,6 +111,21 @@ def pytest_collection_finish(session):
     if factory is not None:
         base = factory.getbasetemp()
         start_prebuild(fixtures, base.parent if "PYTEST_XDIST_WORKER" in os.environ else base)
+
+
+def _notebooks_run_pasted(items) -> None:
+    """A notebook whose page the copy-paste test runs in this run is not also executed by
+    tests/test_notebooks.py: pasted cell by cell into the reader's Python, with warnings as errors and
+    no stderr allowed, it checks all that test checks and the outputs besides (34 CPU-seconds of a
+    cold run). A narrowed run without the copy-paste test (``tests/test_notebooks.py``, the CI
+    mutation "failing notebook cell", ``-m "not site"`` on the GPU machine) still executes them.
+    Called once the selection is final (after ``-k``/``-m``), on every worker."""
+    pasted = {item.callspec.params["rel"] for item in items
+              if item.nodeid.startswith("tests/test_copy_paste.py::test_page_pastes_cleanly[") and hasattr(item, "callspec")}
+    for item in items:
+        if item.nodeid.startswith("tests/test_notebooks.py::test_notebook_executes[") and item.callspec.params["rel"] in pasted:
+            item.add_marker(pytest.mark.skip(
+                reason="runs in this run's tests/test_copy_paste.py, pasted into the reader's Python (warnings as errors)"))
 
 
 def pytest_sessionfinish(session, exitstatus):

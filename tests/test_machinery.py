@@ -419,3 +419,24 @@ def test_key_lines_follow_each_languages_code():
     assert module._ranges([3, 4, 7]) == "3-4 7"
     with pytest.raises(Exception, match="is in no line"):
         module.key_lines(en, "quantize_static(")
+
+
+def test_a_notebook_is_left_to_the_copy_paste_test_only_when_that_test_runs_it():
+    from types import SimpleNamespace
+
+    from tests.conftest import _notebooks_run_pasted
+
+    def item(nodeid, rel):
+        markers = []
+        return SimpleNamespace(nodeid=nodeid, callspec=SimpleNamespace(params={"rel": rel}),
+                               add_marker=markers.append, markers=markers)
+
+    executes = [item(f"tests/test_notebooks.py::test_notebook_executes[{rel}]", rel)
+                for rel in ("notebooks/a.ipynb", "notebooks/b.ipynb")]
+    pasted = item("tests/test_copy_paste.py::test_page_pastes_cleanly[notebooks/a.ipynb]", "notebooks/a.ipynb")
+    _notebooks_run_pasted([*executes, pasted])
+    assert [len(i.markers) for i in executes] == [1, 0]  # b is not pasted in this run: it executes
+    assert executes[0].markers[0].name == "skip" and "test_copy_paste" in executes[0].markers[0].kwargs["reason"]
+    alone = [item("tests/test_notebooks.py::test_notebook_executes[notebooks/a.ipynb]", "notebooks/a.ipynb")]
+    _notebooks_run_pasted(alone)  # a narrowed run (the CI mutation "failing notebook cell"): nothing skipped
+    assert alone[0].markers == []

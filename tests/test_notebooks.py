@@ -3,7 +3,10 @@
 Notebooks are committed without outputs: the site's outputs come from executing
 them at build time (mkdocs-jupyter ``execute: true, allow_errors: false``), so
 what a reader sees was produced by a real run. Both languages have identical
-code cells (test_parity.py), so each notebook's code is executed once.
+code cells (test_parity.py), so each notebook's code is executed once. In a run that also
+pastes the notebook's page (tests/test_copy_paste.py: the same cells in the reader's Python,
+warnings as errors, no stderr, outputs compared), that test checks it and this one is skipped
+(tests/conftest.py ``_notebooks_run_pasted``); a narrowed run still executes it here.
 
 A notebook that passed is not executed again while nothing it reads changes (README "What the
 caches key on"): the notebook, ``reference_impl``, ``docs_tools`` (the warnings policy), this
