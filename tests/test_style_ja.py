@@ -1,4 +1,5 @@
-"""Japanese style, checked by a maintained linter: textlint on every Japanese page.
+"""Japanese style, checked by a maintained linter: textlint on every Japanese page and on the
+Markdown cells of every Japanese notebook.
 
 The rules (.textlintrc.json, docs/prh.yml) and why each is set as it is: STYLE.ja.md.
 textlint-rule-preset-ja-technical-writing (sentence length, doubled particles, mixed
@@ -37,34 +38,64 @@ def _passes_dir() -> Path:
     return cache_home() / "textlint-passes" / rules.hexdigest()[:24]
 
 
-def test_japanese_pages_follow_the_style_rules():
+def _notebook_prose(notebook: Path, out: Path) -> list[tuple[int, int]]:
+    """The notebook's Markdown cells as one Markdown file ``out`` (what textlint can read), and where
+    each cell starts in it: (first line in ``out``, cell index)."""
+    starts, lines = [], []
+    for index, cell in enumerate(json.loads(notebook.read_text(encoding="utf-8"))["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        starts.append((len(lines) + 1, index))
+        lines += source.splitlines() + [""]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return starts
+
+
+def test_japanese_pages_follow_the_style_rules(tmp_path):
+    """textlint on every Japanese page, and on the Markdown cells of every Japanese notebook (written
+    out as one Markdown file per notebook; a problem names the notebook, its cell and the line)."""
     if not TEXTLINT.exists() or shutil.which("node") is None:
         pytest.fail("textlint is not installed: run `bash .ci/setup browser` (npm ci)", pytrace=False)
     pages = sorted((DOCS / "ja").rglob("*.md"))
     assert len(pages) > 40, f"only {len(pages)} Japanese pages"
+    notebooks = sorted((DOCS / "ja").rglob("*.ipynb"))
     passes = _passes_dir()
-    key = {page: hashlib.sha256(page.read_bytes()).hexdigest()[:32] for page in pages}
+    key = {page: hashlib.sha256(page.read_bytes()).hexdigest()[:32] for page in pages + notebooks}
     todo = [page for page in pages if not (passes / key[page]).is_file()]
-    if not todo:
+    prose: dict[Path, tuple[Path, list[tuple[int, int]]]] = {}  # written file -> (notebook, cell starts)
+    for notebook in notebooks:
+        if not (passes / key[notebook]).is_file():
+            out = tmp_path / notebook.relative_to(DOCS).with_suffix(".md")
+            prose[out] = (notebook, _notebook_prose(notebook, out))
+    if not todo and not prose:
         return
     proc = subprocess.run(
-        [str(TEXTLINT), "--format", "json", *map(str, todo)],
+        [str(TEXTLINT), "--format", "json", *map(str, todo), *map(str, prose)],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode in (0, 1), f"textlint failed to run:\n{proc.stderr}"
     results = json.loads(proc.stdout)
     checked = len(results)
-    assert checked == len(todo), f"textlint checked {checked} of the {len(todo)} pages it was given"
+    assert checked == len(todo) + len(prose), f"textlint checked {checked} of the {len(todo) + len(prose)} files it was given"
+
+    def where(path: str, line: int) -> tuple[Path, str]:
+        if Path(path) in prose:
+            notebook, starts = prose[Path(path)]
+            first, cell = max((s for s in starts if s[0] <= line), default=(1, 0))
+            return notebook, f"{notebook.relative_to(DOCS)} (Markdown cell {cell}, its line {line - first + 1})"
+        return Path(path), f"{Path(path).relative_to(DOCS)}:{line}"
+
     problems = [
-        f"{r['filePath'].removeprefix(str(DOCS) + '/')}:{m['line']}:{m['column']} [{m['ruleId']}] "
-        + m["message"].splitlines()[0]
+        f"{where(r['filePath'], m['line'])[1]}:{m['column']} [{m['ruleId']}] " + m["message"].splitlines()[0]
         for r in results
         for m in r["messages"]
     ]
     passes.mkdir(parents=True, exist_ok=True)
     for r in results:
         if not r["messages"]:
-            (passes / key[Path(r["filePath"])]).touch()
+            (passes / key[where(r["filePath"], 1)[0]]).touch()
     assert not problems, f"{len(problems)} style problems in {checked} Japanese pages (see STYLE.ja.md):\n" + "\n".join(problems)
 
 
