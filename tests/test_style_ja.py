@@ -185,3 +185,43 @@ def test_table_cells_do_not_use_desu_masu():
             if any(prose.endswith(p) or f"{p}。" in prose or f"{p}(" in prose or f"{p})" in prose for p in polite):
                 found.append(f"{page.relative_to(DOCS)}:{line}: {prose[:80]}")
     assert not found, "table cells in です・ます (STYLE.ja.md 文体):\n" + "\n".join(found)
+
+
+STOCK_OPENINGS = ("ただし", "よくある誤りは", "つまずきやすいのは")
+
+
+def _lead_paragraphs(text: str) -> list[tuple[int, str]]:
+    """The prose paragraphs right under a page's title, up to its first heading or block (line, text)."""
+    paragraphs: list[tuple[int, str]] = []
+    current: list[str] = []
+    start = 0
+    lines = text.splitlines()
+    body = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
+    if body is None:
+        return []
+    for number, line in enumerate(lines[body + 1:], start=body + 2):
+        if line.startswith(("#", "!!!", "???", "```", "|", "=== ", "    ", "-", "*", "1.")):
+            break
+        if line.strip():
+            start = start if current else number
+            current.append(line.strip())
+        elif current:
+            paragraphs.append((start, " ".join(current)))
+            current = []
+    if current:
+        paragraphs.append((start, " ".join(current)))
+    return paragraphs
+
+
+def test_the_lead_does_not_open_its_failures_with_a_stock_phrase():
+    """STYLE.ja.md (ページの書き出し 2): the lead's paragraph on what goes wrong starts from the page's
+    topic, not from 「ただし」「よくある誤りは」「つまずきやすいのは」 (a rewrite by an editor put one back
+    on guide/tensors.md; a reviewer caught it). Checked in the first sentence of every paragraph of the
+    lead after its first."""
+    found = []
+    for page in sorted((DOCS / "ja").rglob("*.md")):
+        for line, paragraph in _lead_paragraphs(page.read_text(encoding="utf-8"))[1:]:
+            first = paragraph.split("。", 1)[0]
+            if first.startswith(STOCK_OPENINGS[0]) or any(p in first for p in STOCK_OPENINGS[1:]):
+                found.append(f"{page.relative_to(DOCS)}:{line}: {first[:60]}")
+    assert not found, "a lead paragraph opens with a stock phrase (STYLE.ja.md ページの書き出し 2):\n" + "\n".join(found)
