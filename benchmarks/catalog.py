@@ -252,7 +252,7 @@ _NOTES = {
         "Loss difference after {steps} steps from the same initial weights.",
         "損失の差は、同じ初期重みから {steps} ステップ進めた後の値です。",
     ),
-    "note.median_rounds": Text("Median of {rounds} alternating rounds.", "交互に実行した {rounds} ラウンドの中央値です。"),
+    "note.median_rounds": Text("Median of {rounds} alternating rounds.", "値は、交互に実行した {rounds} ラウンドの中央値です。"),
     "note.cpu_bfloat16_no_scaling": Text(
         "On CPU, bfloat16 needs no loss scaling; the GradScaler row only measures what the scaler costs.",
         "CPU の bfloat16 には損失スケーリングが要らないので、GradScaler の行はスケーラのコストだけを測っています。",
