@@ -338,7 +338,7 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
             | --- | --- | --- |
             | bfloat16 | 3.00 倍速い | 2.00 倍 |
         <BLANKLINE>
-        交互に実行した 9 ラウンドの中央値です。
+        値は、交互に実行した 9 ラウンドの中央値です。
         <BLANKLINE>
         計測環境: CPU Xeon、命令セットの区分 AMX、torch 2.13.0、1 スレッド、負荷 0.5、2026-11-21、クイック実行
         <BLANKLINE>
