@@ -18,9 +18,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 
-from docs_tools.docs_model import DOCS, REPO, table_cells
+from docs_tools.docs_model import (
+    DOCS,
+    REPO,
+    notebook_cells,
+    notebook_markdown,
+    table_cells,
+)
 from tests.support.shared_cache import cache_home
+
+_MD = MarkdownIt("commonmark")
 
 TEXTLINT = REPO / "node_modules" / ".bin" / "textlint"
 
@@ -39,17 +48,15 @@ def _passes_dir() -> Path:
 
 
 def _notebook_prose(notebook: Path, out: Path) -> list[tuple[int, int]]:
-    """The notebook's Markdown cells as one Markdown file ``out`` (what textlint can read), and where
-    each cell starts in it: (first line in ``out``, cell index)."""
-    starts, lines = [], []
-    for index, cell in enumerate(json.loads(notebook.read_text(encoding="utf-8"))["cells"]):
-        if cell["cell_type"] != "markdown":
-            continue
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        starts.append((len(lines) + 1, index))
-        lines += source.splitlines() + [""]
+    """The notebook's Markdown cells written to ``out`` as docs_model.notebook_markdown joins them
+    (what textlint can read), and where each cell starts there: (first line in ``out``, cell index)."""
+    starts, line = [], 1
+    for index, cell in enumerate(notebook_cells(notebook)):
+        if cell["cell_type"] == "markdown":
+            starts.append((line, index))
+            line += "".join(cell["source"]).count("\n") + 2  # the cell's lines, then the blank line between cells
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out.write_text(notebook_markdown(notebook) + "\n", encoding="utf-8")
     return starts
 
 
@@ -191,25 +198,21 @@ STOCK_OPENINGS = ("ただし", "よくある誤りは", "つまずきやすい�
 
 
 def _lead_paragraphs(text: str) -> list[tuple[int, str]]:
-    """The prose paragraphs right under a page's title, up to its first heading or block (line, text)."""
+    """The prose paragraphs right under a page's title, up to its first heading or other block
+    (1-based line, text), from markdown-it's tokens; an admonition or content tab ends the lead."""
     paragraphs: list[tuple[int, str]] = []
-    current: list[str] = []
-    start = 0
-    lines = text.splitlines()
-    body = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
-    if body is None:
-        return []
-    for number, line in enumerate(lines[body + 1:], start=body + 2):
-        if line.startswith(("#", "!!!", "???", "```", "|", "=== ", "    ", "-", "*", "1.")):
+    tokens = _MD.parse(text)
+    start = next((i for i, t in enumerate(tokens) if t.type == "heading_close" and t.tag == "h1"), None)
+    for i in range(start + 1 if start is not None else len(tokens), len(tokens)):
+        token = tokens[i]
+        if token.level != 0 or token.type == "paragraph_close":
+            continue
+        if token.type != "paragraph_open":
             break
-        if line.strip():
-            start = start if current else number
-            current.append(line.strip())
-        elif current:
-            paragraphs.append((start, " ".join(current)))
-            current = []
-    if current:
-        paragraphs.append((start, " ".join(current)))
+        content = tokens[i + 1].content
+        if content.startswith(("!!!", "???", "===")):
+            break
+        paragraphs.append((token.map[0] + 1, " ".join(content.split("\n"))))
     return paragraphs
 
 
