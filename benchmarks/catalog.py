@@ -216,9 +216,10 @@ _LABELS = {
     "label.autocast": Text("autocast {dtype}", "{dtype} の autocast"),
     "label.autocast_scaler": Text("autocast {dtype} + GradScaler", "{dtype} の autocast + GradScaler"),
     "label.autocast_no_scaler": Text("autocast {dtype}, no scaler", "{dtype} の autocast(スケーラなし)"),
-    # Japanese: the bare baseline. 「X(スケーラのオーバーヘッド)と比べた X + GradScaler」 read as if the
-    # baseline were the overhead; 「X と比べた X + GradScaler」 already says what the row measures.
-    "label.scaler_overhead": Text("{variant} (scaler overhead)", "{variant}"),
+    # Japanese: 「X(スケーラのオーバーヘッド)と比べた X + GradScaler」 read as if the baseline were the
+    # overhead, and the bare 「X と比べた X + GradScaler」 lost what the row isolates (an editor counted it);
+    # 「X(スケーラなし)」 says it, in the words of label.autocast_no_scaler.
+    "label.scaler_overhead": Text("{variant} (scaler overhead)", "{variant}(スケーラなし)"),
     "label.batch": Text("batch {batch}", "バッチ {batch}"),
     "label.quantize_per_tensor": Text("quantize per tensor (int8)", "テンソル単位の量子化(int8)"),
     "label.profiled_loop": Text(
@@ -535,6 +536,10 @@ PLAIN_LABELS: Mapping[str, str] = {
 }
 
 
+#: 「…(X)(X)」: the same parenthetical twice in a row (Msg.render prints it once in Japanese).
+_REPEATED_PARENTHETICAL = re.compile(r"(\([^()]+\))\1")
+
+
 @dataclass(frozen=True)
 class Msg:
     """A reference to a catalog text with its arguments: what a table cell or note stores.
@@ -574,10 +579,22 @@ class Msg:
         return hash((self.key, tuple(sorted((k, repr(v)) for k, v in self.args.items()))))
 
     def render(self, lang: str) -> str:
-        """The text in ``lang``, arguments filled in (messages among them rendered in ``lang`` too)."""
+        """The text in ``lang``, arguments filled in (messages among them rendered in ``lang`` too).
+
+        A Japanese parenthetical that a template adds to an argument already ending in the same one
+        is printed once (「float16 の autocast(スケーラなし)」 as the baseline of the scaler's row).
+
+        Examples:
+            >>> inner = Msg("label.autocast_no_scaler", dtype="float16")
+            >>> Msg("label.scaler_overhead", variant=inner).render("ja")
+            'float16 の autocast(スケーラなし)'
+            >>> Msg("label.scaler_overhead", variant=Msg("label.autocast", dtype="bfloat16")).render("ja")
+            'bfloat16 の autocast(スケーラなし)'
+        """
         args = {name: render(value, lang) if isinstance(value, (Msg, list)) else value
                 for name, value in self.args.items()}
-        return CATALOG[self.key].text(lang).format(**args)
+        text = CATALOG[self.key].text(lang).format(**args)
+        return _REPEATED_PARENTHETICAL.sub(r"\1", text) if lang == "ja" else text
 
     def to_json(self) -> dict[str, Any]:
         """``{"msg": key, "args": {...}}`` (nested messages likewise)."""
