@@ -196,7 +196,12 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def _cell(value: Any, fmt: str, lang: str) -> str:
+#: Columns whose "times" value is a size ratio: 「3.98 分の 1」 in Japanese (「縮小率 3.98 倍」 read as a
+#: magnification to an editor), 3.98x in English.
+FRACTION_HEADERS = frozenset({"col.smaller_than_float32", "col.state_dict_smaller", "col.weights_smaller", "col.limit"})
+
+
+def _cell(value: Any, fmt: str, lang: str, header: str = "") -> str:
     value = from_json(value)
     if isinstance(value, str) and value in PLAIN_LABELS:  # "float8 scaling" -> 「float8 のスケーリング」
         value = Msg(PLAIN_LABELS[value])
@@ -205,7 +210,8 @@ def _cell(value: Any, fmt: str, lang: str) -> str:
     elif isinstance(value, Msg):
         text = value.render(lang)
     elif fmt == "times":
-        text = Msg("value.times", ratio=value).render(lang)  # 3.97x, 3.97 倍
+        key = "value.fraction" if header in FRACTION_HEADERS else "value.times"
+        text = Msg(key, ratio=value).render(lang)  # 3.97x; 3.97 倍, or 3.97 分の 1 for a size
     else:
         text = FORMATS[fmt](value)
     if lang == "ja":  # STYLE.ja.md: no spaces around a slash between numbers (1/2, 1.27/1.77/1.55)
@@ -334,9 +340,9 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
         <BLANKLINE>
         ??? info bench-full "全 3 列の詳しい表"
         <BLANKLINE>
-            | dtype | 結果(ラウンドの中央値) | 上限 |
+            | dtype | 結果(ラウンドの中央値) | 縮小の上限 |
             | --- | --- | --- |
-            | bfloat16 | 3.00 倍速い | 2.00 倍 |
+            | bfloat16 | 3.00 倍速い | 2.00 分の 1 |
         <BLANKLINE>
         値は、交互に実行した 9 ラウンドの中央値です。
         <BLANKLINE>
@@ -345,7 +351,7 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
     """
     columns = data["columns"]
     headers = [Msg(c["header"]).render(lang) for c in columns]
-    cells = [[_cell(row.get(c["key"]), c["format"], lang) for c in columns] for row in data["rows"]]
+    cells = [[_cell(row.get(c["key"]), c["format"], lang, c["header"]) for c in columns] for row in data["rows"]]
     if lang == "ja":  # the environment table's lists of ISA classes and flags: 「AMX、AVX512-FP16」
         cells = [[cell.replace(", ", "、") if row.get("key") in _JA_LIST_ROWS else cell for cell in cells_of_row]
                  for row, cells_of_row in zip(data["rows"], cells)]

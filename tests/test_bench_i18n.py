@@ -109,7 +109,7 @@ def test_the_result_comes_first_and_the_full_table_is_folded():
     assert "| float32 と比べたバッチ 1 | 4.00 倍遅い | 1.08 |" in ja
     assert '\n??? info bench-full "Full table (6 columns)"\n\n    | model and input | compared with | result' in en
     assert '\n??? info bench-full "全 6 列の詳しい表"\n\n    | モデルと入力 | 比較対象 | 結果' in ja
-    assert "| 3.98x |" in en and "| 3.98 倍 |" in ja and not re.search(r"\dx", ja)  # 倍 in Japanese, never x
+    assert "| 3.98x |" in en and "| 3.98 分の 1 |" in ja and not re.search(r"\dx", ja)  # a size: 分の 1 in Japanese, never x
 
 
 def test_write_case_writes_the_json_and_both_tables(tmp_path):
