@@ -137,6 +137,8 @@ _VERDICTS = {
     "value.times": Text("{ratio:.2f}x", "{ratio:.2f} 倍"),
     # a size ratio (report.FRACTION_HEADERS): Japanese says how small, 「3.98 分の 1」, as the pages' prose does
     "value.fraction": Text("{ratio:.2f}x", "{ratio:.2f} 分の 1"),
+    # the same ratio when it is 1.00 (the float32 rows): 「1.00 分の 1」 reads as a calque of 1.00x
+    "value.fraction_none": Text("{ratio:.2f}x", "縮小なし({ratio:.2f} 倍)"),
     "mode.compile_freezing_off": Text("torch.compile, freezing off", "torch.compile(freezing なし)"),
     "mode.compile_freezing_on": Text("torch.compile, freezing on", "torch.compile(freezing あり)"),
     "value.pt2e_addmm": Text("float32 addmm (quantize/dequantize kept)", "float32 の addmm(量子化と逆量子化は残る)"),

@@ -210,7 +210,9 @@ def _cell(value: Any, fmt: str, lang: str, header: str = "") -> str:
     elif isinstance(value, Msg):
         text = value.render(lang)
     elif fmt == "times":
-        key = "value.fraction" if header in FRACTION_HEADERS else "value.times"
+        key = "value.times"
+        if header in FRACTION_HEADERS:
+            key = "value.fraction_none" if f"{value:.2f}" == "1.00" else "value.fraction"
         text = Msg(key, ratio=value).render(lang)  # 3.97x; 3.97 倍, or 3.97 分の 1 for a size
     else:
         text = FORMATS[fmt](value)

@@ -15,7 +15,9 @@ from benchmarks.catalog import CATALOG, LANGS, Msg, Text, english_words, from_js
 from benchmarks.cli import build_parser
 from benchmarks.cli import main as bench_main
 from benchmarks.environment import collect_environment
-from benchmarks.report import CaseResult, Column, case_json_files, comparison_cells, markdown_path, render_markdown, write_case
+from benchmarks.report import (
+    CaseResult, Column, _cell, case_json_files, comparison_cells, markdown_path, render_markdown, write_case,
+)
 from benchmarks.timing import Comparison
 from reference_impl.errors import ConfigError
 
@@ -110,6 +112,15 @@ def test_the_result_comes_first_and_the_full_table_is_folded():
     assert '\n??? info bench-full "Full table (6 columns)"\n\n    | model and input | compared with | result' in en
     assert '\n??? info bench-full "全 6 列の詳しい表"\n\n    | モデルと入力 | 比較対象 | 結果' in ja
     assert "| 3.98x |" in en and "| 3.98 分の 1 |" in ja and not re.search(r"\dx", ja)  # a size: 分の 1 in Japanese, never x
+
+
+def test_a_size_ratio_of_one_says_no_reduction_in_japanese():
+    # 「1.00 分の 1」 (the float32 rows of a size column) read as a calque of 1.00x to an editor
+    for ratio, en, ja in [(1.0, "1.00x", "縮小なし(1.00 倍)"), (1.004, "1.00x", "縮小なし(1.00 倍)"),
+                          (1.006, "1.01x", "1.01 分の 1")]:
+        assert _cell(ratio, "times", "en", "col.smaller_than_float32") == en
+        assert _cell(ratio, "times", "ja", "col.smaller_than_float32") == ja
+    assert _cell(1.0, "times", "ja", "col.model") == "1.00 倍"  # not a size: a plain ratio
 
 
 def test_write_case_writes_the_json_and_both_tables(tmp_path):
