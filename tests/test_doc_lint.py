@@ -12,6 +12,7 @@ from tests.support.docs_lint import (
     heading_problems,
     japanese_typography_problems,
     japanese_wrap_problems,
+    list_indent_problems,
     optional_package_problems,
     jargon_problems,
     quoted_heading_problems,
@@ -42,6 +43,14 @@ def test_optional_packages_are_named_above_their_blocks():
 def test_headings_have_explicit_ids(page):
     missing = heading_problems(page)
     assert not missing, "headings need an explicit {#id} so anchors match across languages:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_id)
+def test_list_items_keep_their_lines(page):
+    # 2026-11-30: "At 2 bits they take\n  6144. The 16 generated tokens..." rendered 6144 as a new
+    # item and lost the number; quoted messages indented by 2 spaces left their bullets (review cx)
+    hits = list_indent_problems(page)
+    assert not hits, "Python-Markdown would move these lines out of their list item:\n" + "\n".join(hits)
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if p.lang == "ja"], ids=_id)

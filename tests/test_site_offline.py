@@ -41,7 +41,7 @@ def test_offline_edition_has_no_broken_link(offline_site):
 def test_offline_edition_says_what_it_is(offline_site):
     """The home page offers the offline edition on the site; in the offline edition, it says
     that this is it (docs/hooks/offline_edition.py) instead of linking a file it does not hold."""
-    for lang, text in (("ja", "いま読んでいるのがオフライン版です。"), ("en", "You are reading the offline edition.")):
+    for lang, text in (("ja", "このサイトがオフライン版です。"), ("en", "You are reading the offline edition.")):
         home = (offline_site / lang / "index.html").read_text(encoding="utf-8")
         assert text in home and "offline.zip" not in home, lang
 

@@ -32,7 +32,7 @@ PLACEHOLDER = re.compile(r"\{\{\s*offline\.(?P<name>\w+)\s*\}\}")
 
 TEXT = {
     "published": {
-        "ja": "ダウンロード: [{name}]({href}){{ download=\"{name}\" }}({size})。いま読んでいるページと同じソースから作ったものです。",
+        "ja": "ダウンロード: [{name}]({href}){{ download=\"{name}\" }}({size})。このページと同じソースから作ったものです。",
         "en": "Download: [{name}]({href}){{ download=\"{name}\" }} ({size}), built from the same sources as the pages you are reading.",
     },
     "absent": {
@@ -40,7 +40,7 @@ TEXT = {
         "en": "This build of the site does not include it: in a clone of the repository, `bash .ci/offline` builds it as `site-offline.zip`.",
     },
     "itself": {
-        "ja": "いま読んでいるのがオフライン版です。",
+        "ja": "このサイトがオフライン版です。",
         "en": "You are reading the offline edition.",
     },
 }

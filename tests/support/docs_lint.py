@@ -213,6 +213,47 @@ def third_party_assets(page: Page) -> list[str]:
     return [f"docs/{page.lang}/{page.rel}: {m.group(0)}" for m in THIRD_PARTY_ASSET.finditer(page.text)]
 
 
+_LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d+[.)]) +\S")
+_SHALLOW = re.compile(r"^ {1,3}(?=\S)")
+
+
+def list_indent_problems(page: Page) -> list[str]:
+    """Lines that Python-Markdown (the site's renderer) takes out of the list item they were written in.
+
+    * a wrapped line of an item that starts with a list marker (``  6144. The tokens...``) starts a
+      new item, and the marker's number disappears from the sentence;
+    * a block indented by 1-3 spaces after a blank line under an item (a message quoted in a
+      bullet) is not part of the item: Python-Markdown needs 4 spaces, so the list ends there
+      and its explanation shows as a loose paragraph.
+    Figures (``[![``, ``<figcaption>``) and tables keep their own indentation.
+    """
+    from docs_tools.docs_model import fence_lines
+
+    lines = page.text.splitlines()
+    inside = fence_lines(page.text)
+    problems, in_item = [], False
+    for i, line in enumerate(lines):
+        if i in inside:
+            continue
+        if not line.strip():
+            continue
+        previous = lines[i - 1] if i else ""
+        shallow = _SHALLOW.match(line) and not line.lstrip().startswith(("[![", "<figcaption", "|"))
+        if in_item and shallow and previous.strip() and _LIST_ITEM.match(line):
+            problems.append(f"docs/{page.lang}/{page.rel} line {i + 1}: a wrapped line starts with a list marker "
+                            f"and becomes a new item: {line.strip()[:50]!r}")
+            continue
+        if _LIST_ITEM.match(line):
+            in_item = True
+            continue
+        if in_item and shallow and not previous.strip():
+            problems.append(f"docs/{page.lang}/{page.rel} line {i + 1}: indented by less than 4 spaces after a "
+                            f"blank line, so it leaves the list item above: {line.strip()[:50]!r}")
+        if not line.startswith(" "):
+            in_item = False
+    return problems
+
+
 def japanese_wrap_problems(page: Page) -> list[str]:
     lines = page.text.splitlines()
     return [f"docs/{page.lang}/{page.rel} line {i + 1}: {lines[i][:60]}" for i in wrapped_prose_lines(page.text)]
