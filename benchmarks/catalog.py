@@ -251,7 +251,7 @@ _NOTES = {
     ),
     "note.amp_step": Text(
         "Step = zero_grad, forward, cross-entropy, backward, SGD step; MLP {mlp}, batch {batch}.",
-        "1 ステップは zero_grad、順伝播、交差エントロピー、逆伝播、SGD の更新です。MLP は {mlp}、バッチは {batch} です。",
+        "1 ステップは zero_grad、順伝播、交差エントロピー、逆伝播、SGD のステップです。MLP は {mlp}、バッチは {batch} です。",
     ),
     "note.loss_after_steps": Text(
         "Loss difference after {steps} steps from the same initial weights.",
@@ -309,7 +309,7 @@ _NOTES = {
         "Step = zero_grad, forward, cross-entropy, backward, AdamW step of one TransformerEncoderLayer "
         "(d_model {d_model}, {heads} heads, feed-forward {ff}) with a {classes}-class head; batch {batch} x {seq} tokens.",
         "1 ステップは、TransformerEncoderLayer 1 層(d_model {d_model}、ヘッド数 {heads}、フィードフォワード層の次元 {ff})と "
-        "{classes} クラスの出力層に対する zero_grad、順伝播、交差エントロピー、逆伝播、AdamW の更新です。"
+        "{classes} クラスの出力層に対する zero_grad、順伝播、交差エントロピー、逆伝播、AdamW のステップです。"
         "バッチは {batch}×{seq} トークンです。",
     ),
     "note.float8_scaled": Text(
@@ -332,7 +332,7 @@ _NOTES = {
         "{tokens:,} tokens, {tflop:.3g} TFLOP per step (matmuls and attention, the backward counted as twice the "
         "forward).",
         "1 ステップは、TransformerEncoderLayer {layers} 層(d_model {d_model}、ヘッド数 {heads}、フィードフォワード層の次元 {ff})と "
-        "{classes} クラスの出力層に対する zero_grad、順伝播、交差エントロピー、逆伝播、AdamW の更新です。"
+        "{classes} クラスの出力層に対する zero_grad、順伝播、交差エントロピー、逆伝播、AdamW のステップです。"
         "バッチは {batch}×{seq} = {tokens:,} トークンで、1 ステップの計算量は {tflop:.3g} TFLOP です"
         "(行列積とアテンションの分。逆伝播は順伝播の 2 倍として数えます)。",
     ),
@@ -369,8 +369,8 @@ _NOTES = {
     "note.scaler_skipped": Text(
         "The GradScaler skipped {skipped} optimizer step{_s} while timed (float16 gradients overflowed): the "
         "float16 row leaves those updates out.",
-        "計測中に GradScaler がオプティマイザの更新を {skipped} 回スキップしました(float16 の勾配がオーバーフローしたため)。"
-        "float16 の行の時間には、その更新の分が含まれていません。",
+        "計測中に GradScaler がオプティマイザのステップを {skipped} 回スキップしました(float16 の勾配がオーバーフローしたため)。"
+        "float16 の行の時間には、スキップしたステップのパラメータ更新が含まれていません。",
     ),
     "note.float8_no_cpu_kernel": Text(
         "float8 rows left out of this CPU stand-in: torch {torch} has no CPU kernel for scaled_mm ({op}); "
