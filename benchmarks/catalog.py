@@ -308,9 +308,9 @@ _NOTES = {
     "note.transformer_step": Text(
         "Step = zero_grad, forward, cross-entropy, backward, AdamW step of one TransformerEncoderLayer "
         "(d_model {d_model}, {heads} heads, feed-forward {ff}) with a {classes}-class head; batch {batch} x {seq} tokens.",
-        "1 ステップは、TransformerEncoderLayer 1 層(d_model {d_model}、ヘッド数 {heads}、フィードフォワード層の次元 {ff})と "
-        "{classes} クラスの出力層に対する zero_grad、順伝播、交差エントロピー、逆伝播、AdamW のステップです。"
-        "バッチは {batch}×{seq} トークンです。",
+        "1 ステップは zero_grad、順伝播、交差エントロピー、逆伝播、AdamW のステップです。"
+        "モデルは、TransformerEncoderLayer 1 層(d_model {d_model}、ヘッド数 {heads}、フィードフォワード層の次元 {ff})に "
+        "{classes} クラスの出力層を付けたものです。バッチは {batch}×{seq} トークンです。",
     ),
     "note.float8_scaled": Text(
         "float8_e4m3fn: scaled_mm with one scale per tensor (amax / 448), output in bfloat16, on operands quantized "
@@ -331,10 +331,10 @@ _NOTES = {
         "(d_model {d_model}, {heads} heads, feed-forward {ff}) with a {classes}-class head; batch {batch} x {seq} = "
         "{tokens:,} tokens, {tflop:.3g} TFLOP per step (matmuls and attention, the backward counted as twice the "
         "forward).",
-        "1 ステップは、TransformerEncoderLayer {layers} 層(d_model {d_model}、ヘッド数 {heads}、フィードフォワード層の次元 {ff})と "
-        "{classes} クラスの出力層に対する zero_grad、順伝播、交差エントロピー、逆伝播、AdamW のステップです。"
-        "バッチは {batch}×{seq} = {tokens:,} トークンで、1 ステップの計算量は {tflop:.3g} TFLOP です"
-        "(行列積とアテンションの分。逆伝播は順伝播の 2 倍として数えます)。",
+        "1 ステップは zero_grad、順伝播、交差エントロピー、逆伝播、AdamW のステップです。"
+        "モデルは、TransformerEncoderLayer {layers} 層(d_model {d_model}、ヘッド数 {heads}、フィードフォワード層の次元 {ff})に "
+        "{classes} クラスの出力層を付けたものです。バッチは {batch}×{seq} = {tokens:,} トークンです。"
+        "1 ステップの計算量は {tflop:.3g} TFLOP です(行列積とアテンションの分で、逆伝播は順伝播の 2 倍として数えます)。",
     ),
     "note.step_rounds": Text(
         "Each round times every variant once, in a rotated order, over consecutive steps between two CUDA events "
