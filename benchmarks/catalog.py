@@ -388,7 +388,7 @@ _NOTES = {
     ),
     "note.profiler_measures_profiler": Text(
         "The profiled time includes recording every operator (record_shapes=True) and the profiler's "
-        "post-processing on exit; it measures the profiler, not the model.",
+        "post-processing on exit; most of it is the profiler's own work, not the model's.",
         "プロファイラありの時間には、すべての演算子の記録(record_shapes=True)と、終了時のプロファイラの後処理が"
         "含まれます。この時間の大半は、モデルではなくプロファイラ自身の処理です。",
     ),
