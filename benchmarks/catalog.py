@@ -34,7 +34,7 @@ ALLOWED_WORDS = frozenset(
     {"dtype", "torch", "torchao", "autocast", "eager", "cpu", "cuda", "mkl", "openblas", "Linear",
      "Python", "Release", "Debug", "Intel", "Xeon", "Processor", "inf", "nan", "pickle", "tf", "onnxruntime",
      "logits", "high", "highest", "True", "nvidia-smi", "amax", "Runtime", "Compute", "Capability", "ieee", "scaled_mm", "scaling",
-     "dry-run", "Inductor", "quantizer", "freezing", "addmm"}
+     "dry-run", "Inductor", "quantizer", "freezing", "addmm", "non-strict"}
 )
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
@@ -451,14 +451,14 @@ _NOTES = {
     ),
     "note.pt2e_cpu_only": Text(
         "Not measured: PT2E's x86 quantizer and its Inductor lowering are for CPUs.",
-        "計測していません。PT2E の x86 向けの量子化器と、Inductor によるカーネルへの変換は、CPU を対象としたものです。",
+        "計測していません。PT2E の x86 向けの量子化器と、Inductor によるローワリングは、CPU を対象としたものです。",
     ),
     "note.pt2e_no_source_partitions": Text(
         "Not measured on torch {torch}: its torch.export (non-strict, the default) records no source_fn_stack "
         "and its get_source_partitions does not read nn_module_stack instead, so torchao's X86InductorQuantizer "
         "finds no Linear layer and convert_pt2e quantizes nothing. torch 2.13's get_source_partitions reads "
         "nn_module_stack (PyTorch PR 175788).",
-        "torch {torch} では計測していません。このバージョンの torch.export(既定のモード)は source_fn_stack を記録せず、"
+        "torch {torch} では計測していません。このバージョンの torch.export(既定の non-strict モード)は source_fn_stack を記録せず、"
         "get_source_partitions もその代わりに nn_module_stack を読まないため、torchao の X86InductorQuantizer は "
         "Linear 層を見つけられず、convert_pt2e は何も量子化しません。torch 2.13 の get_source_partitions は "
         "nn_module_stack を読みます(PyTorch PR 175788)。",
