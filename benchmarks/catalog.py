@@ -245,8 +245,9 @@ _LABELS = {
 
 _NOTES = {
     "note.too_noisy": Text(
-        "Too noisy to publish (per-round ratios differ by more than the limit): {labels}. Re-run on a quieter machine.",
-        "ばらつき(ラウンドごとの比の開き)が上限を超え、比が参考にならない行: {labels}。"
+        "The rows marked too noisy to publish in the spread column have per-round ratios that differ by more than "
+        "the limit: re-run them on a quieter machine.",
+        "ばらつきの列で「比は参考になりません」とした行は、ラウンドごとの比の開きが上限を超えています。"
         "負荷の少ないマシンで計測し直してください。",
     ),
     "note.amp_step": Text(
@@ -279,7 +280,7 @@ _NOTES = {
         "比は float32 の時間/int8 の時間で、交互に実行した {rounds} ラウンドの中央値です({threads} スレッド)。"
         "ばらつきはラウンドごとの比の最大/最小です。",
     ),
-    "note.size_state_dict": Text("Size: torch.save(state_dict) bytes.", "サイズは torch.save(state_dict) のバイト数です。"),
+    "note.size_state_dict": Text("Size: torch.save(state_dict) bytes.", "state_dict の大きさは、torch.save(state_dict) で書き出したバイト数です。"),
     "note.errors_float64": Text(
         "Errors against the same model run in float64.", "誤差は同じモデルを float64 で実行した結果と比べたものです。"
     ),
@@ -415,10 +416,10 @@ _NOTES = {
     "note.model_sizes": Text(
         "Model sizes are torch.save(state_dict) bytes, pickle overhead included; "
         "bytes per element there = file bytes / parameter count.",
-        "モデルのサイズは torch.save(state_dict) のバイト数で、pickle のオーバーヘッドを含みます。"
+        "モデルの大きさは torch.save(state_dict) で書き出したバイト数で、pickle のオーバーヘッドを含みます。"
         "モデルの行の 1 要素あたりのバイト数は、ファイルのバイト数/パラメータ数です。",
     ),
-    "note.sizes_exact": Text("Sizes are exact (no timing).", "サイズはバイト数を数えた正確な値で、時間は計測していません。"),
+    "note.sizes_exact": Text("Sizes are exact (no timing).", "大きさはバイト数を数えた正確な値で、時間は計測していません。"),
     "note.same_mode": Text(
         "Each mode compares against float32 in the same mode (compiled int8 vs compiled float32).",
         "どのモードも、同じモードの float32 と比べています(コンパイルした int8 はコンパイルした float32 と比べます)。",

@@ -387,8 +387,9 @@ def render_markdown(data: Mapping[str, Any], lang: str = "en") -> str:
             lines.append("")
     notes = [from_json(n) for n in data["notes"]]
     if data["too_noisy"]:
-        labels = [from_json(data["comparisons"][label].get("label", label)) for label in data["too_noisy"]]
-        notes.append(Msg("note.too_noisy", labels=labels))
+        # the rows themselves carry the mark (spread.too_noisy): the note names no row, since a
+        # comparison's key is not the label its row shows
+        notes.append(Msg("note.too_noisy"))
     if notes:
         lines.append(("" if lang == "ja" else " ").join(render(n, lang) for n in notes))
         lines.append("")
