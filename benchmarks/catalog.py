@@ -247,7 +247,7 @@ _NOTES = {
     "note.too_noisy": Text(
         "The rows marked too noisy to publish in the spread column have per-round ratios that differ by more than "
         "the limit: re-run them on a quieter machine.",
-        "ばらつきの列で「比は参考になりません」とした行は、ラウンドごとの比の開きが上限を超えています。"
+        "ばらつきの列で「ばらつきが大きく、比は参考になりません」とした行は、ラウンドごとの比の開きが上限を超えています。"
         "負荷の少ないマシンで計測し直してください。",
     ),
     "note.amp_step": Text(

@@ -132,7 +132,7 @@ def test_write_case_writes_the_json_and_both_tables(tmp_path):
     assert ja == render_markdown(data, "ja")
     assert "2.00 倍速い" in ja and "(ばらつきが大きく、比は参考になりません)" in ja
     # the note points at the marked rows and names none (a comparison's key is not the label its row shows)
-    assert "「比は参考になりません」とした行は" in ja and "クイック実行" in ja
+    assert "「ばらつきが大きく、比は参考になりません」とした行は" in ja and "クイック実行" in ja
     assert "The rows marked too noisy to publish" in md_path.read_text()
     assert data["comparisons"]["batch 1"]["verdict"] == "2.00x faster"  # the JSON stays readable
 
