@@ -198,7 +198,7 @@ _COLUMNS = {
     "col.pct_peak": Text("% of data-sheet peak", "データシート上のピーク性能に対する割合"),
     "col.step_tflops": Text("variant TFLOP/s (model FLOPs / time)", "構成ごとの TFLOP/s(モデルの FLOP 数/時間)"),
     "col.steps_per_round": Text("steps per round (float32 / variant)", "1 ラウンドのステップ数(float32/各構成)"),
-    "col.peak_gib": Text("peak GiB allocated (CUDA)", "確保したメモリのピーク GiB(CUDA)"),
+    "col.peak_gib": Text("peak GiB allocated (CUDA)", "ピークメモリ GiB(CUDA、確保量)"),
     "col.field": Text("field", "項目"),
     "col.value": Text("value", "値"),
 }

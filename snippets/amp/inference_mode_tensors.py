@@ -2,7 +2,7 @@ import torch
 
 model = torch.nn.Linear(4, 2)
 with torch.inference_mode():
-    features = model(torch.randn(3, 4))  # no autograd bookkeeping at all: faster than no_grad
+    features = model(torch.randn(3, 4))  # no history and no version counters: less bookkeeping than no_grad
 print(features.requires_grad, features.is_inference())
 
 head = torch.nn.Linear(2, 1)
