@@ -34,7 +34,7 @@ fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 5), sharex=True, layout="con
 top.plot(x, x, color="grey", lw=0.8, ls=":", label="x")
 top.plot(x, back, label="dequantize(quantize(x))")
 top.axvspan(lo, hi, color="tab:green", alpha=0.08, label=localized("calibrated range", "キャリブレーションした範囲"))
-top.set_ylabel(localized("value after the round trip", "往復した後の値"))
+top.set_ylabel(localized("value after the round trip", "量子化して戻した値"))
 top.legend(loc="upper left", fontsize=8)
 bottom.plot(x, back - x, color="tab:red")
 bottom.axhline(scale / 2, color="grey", lw=0.8, ls="--")
@@ -44,6 +44,6 @@ bottom.axvspan(lo, hi, color="tab:green", alpha=0.08)
 bottom.set_ylabel(localized("error", "誤差"))
 bottom.set_xlabel(
     localized(f"x   (scale = {scale:.4f}, zero point = {zero_point}, codes {qmin}..{qmax})",
-       f"x   (スケール = {scale:.4f}、ゼロ点 = {zero_point}、コード {qmin}..{qmax})")
+       f"x   (スケール = {scale:.4f}、ゼロ点 = {zero_point}、コード {qmin}〜{qmax})")
 )
 fig.savefig("step.svg", metadata={"Date": None})
