@@ -396,8 +396,8 @@ _NOTES = {
     "note.profiler_first_pass": Text(
         "The first profiled pass of a process also pays the profiler's start-up, which a single-pass benchmark "
         "includes (measured in a new Python process, after one unprofiled warm-up pass).",
-        "プロセスで最初にプロファイルを取るときは、プロファイラの起動時間も加わります。1 回だけ測るベンチマークの時間には、これが含まれます。"
-        "新しい Python プロセスで、プロファイルなしのウォームアップを 1 回行った後に計測しました。",
+        "プロセスで最初にプロファイルを取るときはプロファイラの起動時間も加わり、1 回だけ測るベンチマークの時間にはこれが含まれます"
+        "(この値は、新しい Python プロセスで、プロファイルなしのウォームアップを 1 回行った後に計測しました)。",
     ),
     "note.rounding_rows": Text(
         "Rounding rows: {n:,} random float32 bit patterns (all exponents, subnormals, inf, NaN).",
