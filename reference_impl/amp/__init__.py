@@ -4,7 +4,7 @@ Modules:
     grad_scaler: the dynamic loss-scaling rule and a readable ``torch.amp.GradScaler``.
     functions: autograd Functions decorated with ``torch.amp.custom_fwd`` / ``custom_bwd``.
     training: a device-agnostic AMP training step that refuses setups where autocast or
-        the scaler would silently do nothing.
+        the scaler would not take effect.
     autocast_table: which dtype each operation produces under autocast, probed on the
         installed torch.
 
