@@ -34,7 +34,7 @@ ALLOWED_WORDS = frozenset(
     {"dtype", "torch", "torchao", "autocast", "eager", "cpu", "cuda", "mkl", "openblas", "Linear",
      "Python", "Release", "Debug", "Intel", "Xeon", "Processor", "inf", "nan", "pickle", "tf", "onnxruntime",
      "logits", "high", "highest", "True", "nvidia-smi", "amax", "Runtime", "Compute", "Capability", "ieee", "scaled_mm", "scaling",
-     "dry-run", "Inductor", "quantizer", "freezing", "addmm", "non-strict"}
+     "dry-run", "Inductor", "quantizer", "freezing", "addmm", "non-strict", "quantize", "dequantize"}
 )
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
@@ -141,9 +141,9 @@ _VERDICTS = {
     "value.fraction_none": Text("{ratio:.2f}x", "縮小なし({ratio:.2f} 倍)"),
     "mode.compile_freezing_off": Text("torch.compile, freezing off", "torch.compile(freezing なし)"),
     "mode.compile_freezing_on": Text("torch.compile, freezing on", "torch.compile(freezing あり)"),
-    "value.pt2e_addmm": Text("float32 addmm (quantize/dequantize kept)", "float32 の addmm(量子化と逆量子化は残る)"),
+    "value.pt2e_addmm": Text("float32 addmm (quantize/dequantize kept)", "float32 の addmm(quantize/dequantize の演算は残る)"),
     "value.reference_decomposed": Text(
-        "float32 linear between quantize/dequantize ops", "量子化と逆量子化の演算に挟まれた float32 の線形層"
+        "float32 linear between quantize/dequantize ops", "quantize/dequantize の演算に挟まれた float32 の線形層"
     ),
     "details.full_table": Text("Full table ({n} columns)", "全 {n} 列の詳しい表"),
     "summary.versus": Text("{variant} vs {baseline}", "{baseline} と比べた {variant}"),
