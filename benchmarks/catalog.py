@@ -343,9 +343,9 @@ _NOTES = {
         "steps), after {passes} warm-up passes of every variant (until a pass changed neither the caching "
         "allocator's reserve nor the GradScaler's scale). While timed, the variants share one model and one AdamW "
         "optimizer. Median of {rounds} rounds; a spread above {limit:.2f} is flagged as too noisy to publish.",
-        "各ラウンドでは、すべての構成を 1 回ずつ計測します。構成の順番はラウンドごとに入れ替えます。1 回の計測では、連続した数ステップを"
-        "二つの CUDA イベントの間で測ります(デバイス上の時間で {round_ms:.0f} ms 以上。イベント/ループは、"
-        "同じステップをホストの時計で測った値との比です)。"
+        "各ラウンドでは、ラウンドごとに順番を入れ替えて、すべての構成を 1 回ずつ計測します。1 回の計測では、連続した数ステップを"
+        "二つの CUDA イベントの間で、デバイス上の時間で {round_ms:.0f} ms 以上測ります。表のイベント/ループは、"
+        "同じステップをホストの時計で測った値との比です。"
         "計測の前に、すべての構成を順に実行するウォームアップを {passes} 回行いました"
         "(キャッシュアロケータの予約量も GradScaler のスケールも変わらなくなるまで)。"
         "計測中は、すべての構成が一つのモデルと一つの AdamW オプティマイザを共有します。"
@@ -355,7 +355,7 @@ _NOTES = {
         "float32 peak: {peak:.3g} GiB. Peak = torch.cuda.max_memory_allocated over one step after "
         "torch.cuda.reset_peak_memory_stats (the shared float32 parameters, gradients and AdamW state included).",
         "float32 のピークメモリは {peak:.3g} GiB です。ピークメモリは、torch.cuda.reset_peak_memory_stats の後の "
-        "1 ステップでの torch.cuda.max_memory_allocated です(共有する float32 のパラメータ、勾配、AdamW の状態を含みます)。",
+        "1 ステップでの torch.cuda.max_memory_allocated です。共有する float32 のパラメータ、勾配、AdamW の状態も含みます。",
     ),
     "note.warmup_unsettled": Text(
         "The warm-up did not settle in {passes} passes (the allocator's reserve or the GradScaler's scale still "

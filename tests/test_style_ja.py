@@ -1,5 +1,5 @@
-"""Japanese style, checked by a maintained linter: textlint on every Japanese page and on the
-Markdown cells of every Japanese notebook.
+"""Japanese style, checked by a maintained linter: textlint on every Japanese page, on the
+Markdown cells of every Japanese notebook and on the generated benchmark tables the pages include.
 
 The rules (.textlintrc.json, docs/prh.yml) and why each is set as it is: STYLE.ja.md.
 textlint-rule-preset-ja-technical-writing (sentence length, doubled particles, mixed
@@ -60,38 +60,64 @@ def _notebook_prose(notebook: Path, out: Path) -> list[tuple[int, int]]:
     return starts
 
 
+#: The first words of a generated table's stamp line (benchmarks/environment.py): a list of facts,
+#: not a sentence, so it has no 。 and may be longer than a sentence may be.
+STAMP = "計測環境: "
+
+
+def _table_prose(table: Path, out: Path) -> None:
+    """The generated table written to ``out`` with its stamp line blanked (line numbers kept)."""
+    lines = table.read_text(encoding="utf-8").split("\n")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join("" if line.startswith(STAMP) else line for line in lines), encoding="utf-8")
+
+
 def test_japanese_pages_follow_the_style_rules(tmp_path):
-    """textlint on every Japanese page, and on the Markdown cells of every Japanese notebook (written
-    out as one Markdown file per notebook; a problem names the notebook, its cell and the line)."""
+    """textlint on every Japanese page, on the Markdown cells of every Japanese notebook (written
+    out as one Markdown file per notebook; a problem names the notebook, its cell and the line), and
+    on the Japanese benchmark tables (benchmarks/results/*/*.ja.md, generated from benchmarks/catalog.py
+    and included by the pages, so textlint never saw them in docs/ja) without their stamp lines."""
     if not TEXTLINT.exists() or shutil.which("node") is None:
         pytest.fail("textlint is not installed: run `bash .ci/setup browser` (npm ci)", pytrace=False)
     pages = sorted((DOCS / "ja").rglob("*.md"))
     assert len(pages) > 40, f"only {len(pages)} Japanese pages"
     notebooks = sorted((DOCS / "ja").rglob("*.ipynb"))
+    tables = sorted((REPO / "benchmarks" / "results").glob("*/*.ja.md"))
+    assert len(tables) > 10, f"only {len(tables)} Japanese benchmark tables"
     passes = _passes_dir()
-    key = {page: hashlib.sha256(page.read_bytes()).hexdigest()[:32] for page in pages + notebooks}
+    key = {page: hashlib.sha256(page.read_bytes()).hexdigest()[:32] for page in pages + notebooks + tables}
     todo = [page for page in pages if not (passes / key[page]).is_file()]
     prose: dict[Path, tuple[Path, list[tuple[int, int]]]] = {}  # written file -> (notebook, cell starts)
     for notebook in notebooks:
         if not (passes / key[notebook]).is_file():
             out = tmp_path / notebook.relative_to(DOCS).with_suffix(".md")
             prose[out] = (notebook, _notebook_prose(notebook, out))
-    if not todo and not prose:
+    copies: dict[Path, Path] = {}  # written file -> table
+    for table in tables:
+        if not (passes / key[table]).is_file():
+            out = tmp_path / "tables" / table.relative_to(REPO / "benchmarks" / "results")
+            _table_prose(table, out)
+            copies[out] = table
+    if not todo and not prose and not copies:
         return
     proc = subprocess.run(
-        [str(TEXTLINT), "--format", "json", *map(str, todo), *map(str, prose)],
+        [str(TEXTLINT), "--format", "json", *map(str, todo), *map(str, prose), *map(str, copies)],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode in (0, 1), f"textlint failed to run:\n{proc.stderr}"
     results = json.loads(proc.stdout)
     checked = len(results)
-    assert checked == len(todo) + len(prose), f"textlint checked {checked} of the {len(todo) + len(prose)} files it was given"
+    given = len(todo) + len(prose) + len(copies)
+    assert checked == given, f"textlint checked {checked} of the {given} files it was given"
 
     def where(path: str, line: int) -> tuple[Path, str]:
         if Path(path) in prose:
             notebook, starts = prose[Path(path)]
             first, cell = max((s for s in starts if s[0] <= line), default=(1, 0))
             return notebook, f"{notebook.relative_to(DOCS)} (Markdown cell {cell}, its line {line - first + 1})"
+        if Path(path) in copies:
+            table = copies[Path(path)]
+            return table, f"{table.relative_to(REPO)}:{line}"
         return Path(path), f"{Path(path).relative_to(DOCS)}:{line}"
 
     problems = [
