@@ -343,7 +343,7 @@ _NOTES = {
         "steps), after {passes} warm-up passes of every variant (until a pass changed neither the caching "
         "allocator's reserve nor the GradScaler's scale). While timed, the variants share one model and one AdamW "
         "optimizer. Median of {rounds} rounds; a spread above {limit:.2f} is flagged as too noisy to publish.",
-        "各ラウンドでは、ラウンドごとに順番を入れ替えて、すべての構成を 1 回ずつ計測します。1 回の計測では、連続した数ステップを"
+        "各ラウンドでは、すべての構成を 1 回ずつ計測し、その順番はラウンドごとに入れ替えます。1 回の計測では、連続した数ステップを"
         "二つの CUDA イベントの間で、デバイス上の時間で {round_ms:.0f} ms 以上測ります。表のイベント/ループは、"
         "同じステップをホストの時計で測った値との比です。"
         "計測の前に、すべての構成を順に実行するウォームアップを {passes} 回行いました"
