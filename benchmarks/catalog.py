@@ -344,7 +344,7 @@ _NOTES = {
         "allocator's reserve nor the GradScaler's scale). While timed, the variants share one model and one AdamW "
         "optimizer. Median of {rounds} rounds; a spread above {limit:.2f} is flagged as too noisy to publish.",
         "各ラウンドでは、すべての構成を 1 回ずつ計測し、その順番はラウンドごとに入れ替えます。1 回の計測では、連続した数ステップを"
-        "二つの CUDA イベントの間で、デバイス上の時間で {round_ms:.0f} ms 以上測ります。表のイベント/ループは、"
+        "二つの CUDA イベントで挟んで測り、デバイス上の時間で {round_ms:.0f} ms 以上とします。表のイベント/ループは、"
         "同じステップをホストの時計で測った値との比です。"
         "計測の前に、すべての構成を順に実行するウォームアップを {passes} 回行いました"
         "(キャッシュアロケータの予約量も GradScaler のスケールも変わらなくなるまで)。"
