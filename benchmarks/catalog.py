@@ -405,7 +405,7 @@ _NOTES = {
     ),
     "note.quantization_rows": Text(
         "Quantization rows: {n:,} normal values with standard deviation 4 (clamping and exact ties included).",
-        "量子化の行の入力は、標準偏差 4 の正規分布に従う値 {n:,} 個です(クランプされる値と、丸めでちょうど中間になる値を含む)。",
+        "量子化の行の入力は、標準偏差 4 の正規分布に従う値 {n:,} 個です(クランプされる値と、隣り合う二つの整数のちょうど中間にある値を含む)。",
     ),
     "note.reference_readable": Text(
         "The result column says how the readable reference compares with PyTorch's kernel: "
