@@ -27,6 +27,7 @@ from docs_tools.docs_model import (
     notebook_markdown,
     table_cells,
 )
+from benchmarks.environment import JA_STAMP_PREFIX
 from tests.support.shared_cache import cache_home
 
 _MD = MarkdownIt("commonmark")
@@ -60,16 +61,12 @@ def _notebook_prose(notebook: Path, out: Path) -> list[tuple[int, int]]:
     return starts
 
 
-#: The first words of a generated table's stamp line (benchmarks/environment.py): a list of facts,
-#: not a sentence, so it has no 。 and may be longer than a sentence may be.
-STAMP = "計測環境: "
-
-
 def _table_prose(table: Path, out: Path) -> None:
-    """The generated table written to ``out`` with its stamp line blanked (line numbers kept)."""
+    """The generated table written to ``out`` with its stamp line blanked (line numbers kept): the
+    stamp is a list of facts, not a sentence, so it has no 。 and may be longer than a sentence may be."""
     lines = table.read_text(encoding="utf-8").split("\n")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join("" if line.startswith(STAMP) else line for line in lines), encoding="utf-8")
+    out.write_text("\n".join("" if line.startswith(JA_STAMP_PREFIX) else line for line in lines), encoding="utf-8")
 
 
 def test_japanese_pages_follow_the_style_rules(tmp_path):
